@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Type shim of the portable MRC protocol core.
+ *
+ * The files of kmod/core/ are built twice: into mrc.ko (with __KERNEL__)
+ * and into the userspace library libmrccore for unit tests, fuzzers and
+ * the simulator. This header is the only place that knows which: the rest
+ * of the core uses kernel-style fixed-width types, bool, and the few
+ * string helpers below, and never allocates, sleeps, reads a clock or
+ * touches global state. Time is always a parameter (nanoseconds, u64).
+ */
+#ifndef _MRC_CORE_TYPES_H
+#define _MRC_CORE_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/bits.h>
+#include <linux/minmax.h>
+#include <linux/math64.h>
+
+static inline u64 mrc_div64(u64 a, u64 b)
+{
+	return div64_u64(a, b);
+}
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef min
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#ifndef max
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#ifndef clamp
+#define clamp(v, lo, hi) min(max(v, lo), hi)
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef BIT
+#define BIT(n) (1UL << (n))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n) (1ULL << (n))
+#endif
+
+static inline u64 mrc_div64(u64 a, u64 b)
+{
+	return a / b;
+}
+#endif /* __KERNEL__ */
+
+/* Nanoseconds; the core never reads a clock itself. */
+typedef u64 mrc_time_t;
+
+#define MRC_NSEC_PER_USEC	1000ULL
+#define MRC_NSEC_PER_MSEC	1000000ULL
+#define MRC_NSEC_PER_SEC	1000000000ULL
+
+/* Byte-order helpers on raw buffers: the wire code never casts packets. */
+static inline u16 mrc_get_be16(const u8 *p)
+{
+	return (u16)((p[0] << 8) | p[1]);
+}
+
+static inline u32 mrc_get_be24(const u8 *p)
+{
+	return ((u32)p[0] << 16) | ((u32)p[1] << 8) | p[2];
+}
+
+static inline u32 mrc_get_be32(const u8 *p)
+{
+	return ((u32)p[0] << 24) | ((u32)p[1] << 16) | ((u32)p[2] << 8) | p[3];
+}
+
+static inline u64 mrc_get_be64(const u8 *p)
+{
+	return ((u64)mrc_get_be32(p) << 32) | mrc_get_be32(p + 4);
+}
+
+static inline void mrc_put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static inline void mrc_put_be24(u8 *p, u32 v)
+{
+	p[0] = v >> 16;
+	p[1] = v >> 8;
+	p[2] = v;
+}
+
+static inline void mrc_put_be32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline void mrc_put_be64(u8 *p, u64 v)
+{
+	mrc_put_be32(p, v >> 32);
+	mrc_put_be32(p + 4, (u32)v);
+}
+
+#endif /* _MRC_CORE_TYPES_H */
