@@ -12,12 +12,11 @@
 #define _UAPI_LINUX_MRC_H
 
 #include <linux/types.h>
+#include <linux/socket.h>
 #ifdef __KERNEL__
 #include <linux/in6.h>
-#include <linux/socket.h>
 #else
 #include <netinet/in.h>
-#include <sys/socket.h>
 #endif
 
 /**

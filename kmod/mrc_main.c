@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: module registration and unwinding.
+ *
+ * Start-up order: per-namespace state first (everything else looks it up),
+ * then the socket family, then the netlink family (the last thing a user
+ * can reach). Exit runs the same steps in reverse. A socket holds a
+ * reference on the module, so rmmod is refused while any socket exists.
+ */
+#include <linux/module.h>
+#include <linux/net.h>
+#include <net/genetlink.h>
+
+#include "mrc_kern.h"
+
+/* Address family number: AF_WANPIPE has no in-tree user on 6.1. */
+int mrc_af = MRC_AF_DEFAULT;
+module_param_named(af, mrc_af, int, 0444);
+MODULE_PARM_DESC(af, "address family number of AF_MRC sockets (default 25)");
+
+static int __init mrc_init(void)
+{
+	int err;
+
+	/* ABI sizes userspace depends on: break the build, not users. */
+	BUILD_BUG_ON(sizeof(struct sockaddr_mrc) != sizeof(struct sockaddr_in6));
+	BUILD_BUG_ON(offsetof(struct sockaddr_mrc, smrc_addr) !=
+		     offsetof(struct sockaddr_in6, sin6_addr));
+	BUILD_BUG_ON(offsetof(struct sockaddr_mrc, smrc_scope_id) !=
+		     offsetof(struct sockaddr_in6, sin6_scope_id));
+
+	if (mrc_af <= AF_UNSPEC || mrc_af >= NPROTO) {
+		pr_err("mrc: af=%d is out of range (1..%d)\n", mrc_af, NPROTO - 1);
+		return -EINVAL;
+	}
+
+	err = mrc_netns_init();
+	if (err)
+		return err;
+	err = mrc_af_init();
+	if (err)
+		goto err_netns;
+	err = mrc_genl_init();
+	if (err)
+		goto err_af;
+
+	pr_info("mrc: version %s, address family %d\n", MRC_MODULE_VERSION, mrc_af);
+	return 0;
+
+err_af:
+	mrc_af_exit();
+err_netns:
+	mrc_netns_exit();
+	return err;
+}
+
+static void __exit mrc_exit(void)
+{
+	mrc_genl_exit();
+	mrc_af_exit();
+	mrc_netns_exit();
+}
+
+module_init(mrc_init);
+module_exit(mrc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("MRC: Multipath Reliable Connection transport");
+MODULE_VERSION(MRC_MODULE_VERSION);
+MODULE_ALIAS_NETPROTO(MRC_AF_DEFAULT);
+MODULE_ALIAS_GENL_FAMILY(MRC_GENL_NAME);

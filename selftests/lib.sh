@@ -1,0 +1,209 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shell library of the MRC VM selftests. Source it from a test script:
+#
+#   . "$(dirname "$0")/../lib.sh"
+#   mrc_module_load
+#   ns=$(mrc_ns_new host)
+#   mrc_check "does a thing" some command
+#   mrc_done
+#
+# Results are KTAP subtest lines ("ok N desc", "not ok N desc", "# SKIP");
+# the suite runner nests them under the test's own line. A test passes
+# when every check passed and it exits 0; mrc_done sets the exit code.
+# Everything a test creates (namespaces, processes, files) is removed by
+# an EXIT trap, also when the test is killed by its timeout.
+
+set -u
+
+MRC_ROOT=${MRC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+MRC_BUILD=${MRC_BUILD:-$MRC_ROOT/build}
+MRC_KMOD=${MRC_KMOD:-$MRC_ROOT/kmod/mrc.ko}
+MRCCTL=${MRCCTL:-$MRC_BUILD/tools/mrcctl/mrcctl}
+export MRC_ROOT MRC_BUILD MRC_KMOD MRCCTL
+
+_mrc_n=0
+_mrc_failed=0
+_mrc_skipped=0
+_mrc_namespaces=()
+_mrc_pids=()
+_mrc_cleanups=()
+_mrc_tmp=$(mktemp -d /tmp/mrc-test.XXXXXX)
+
+# Report one subtest result.
+mrc_pass() {
+	_mrc_n=$((_mrc_n + 1))
+	echo "ok $_mrc_n $*"
+}
+
+mrc_fail() {
+	_mrc_n=$((_mrc_n + 1))
+	_mrc_failed=$((_mrc_failed + 1))
+	echo "not ok $_mrc_n $*"
+}
+
+mrc_skip() {
+	_mrc_n=$((_mrc_n + 1))
+	_mrc_skipped=$((_mrc_skipped + 1))
+	echo "ok $_mrc_n $1 # SKIP ${2:-}"
+}
+
+# Diagnostic line (shown in the log, ignored by result parsers).
+mrc_info() {
+	echo "# $*"
+}
+
+# mrc_check DESC CMD...: pass when CMD succeeds; on failure show its output.
+mrc_check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		mrc_pass "$desc"
+	else
+		mrc_fail "$desc"
+		printf '%s\n' "$out" | head -20 | sed 's/^/# /'
+	fi
+}
+
+# mrc_check_fails DESC CMD...: pass when CMD fails.
+mrc_check_fails() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		mrc_fail "$desc (succeeded unexpectedly)"
+		printf '%s\n' "$out" | head -20 | sed 's/^/# /'
+	else
+		mrc_pass "$desc"
+	fi
+}
+
+# mrc_check_eq DESC EXPECTED ACTUAL
+mrc_check_eq() {
+	if [ "$2" = "$3" ]; then
+		mrc_pass "$1"
+	else
+		mrc_fail "$1"
+		mrc_info "expected: '$2'"
+		mrc_info "actual:   '$3'"
+	fi
+}
+
+# mrc_check_match DESC REGEX TEXT: TEXT matches the extended REGEX.
+mrc_check_match() {
+	if printf '%s' "$3" | grep -Eq -- "$2"; then
+		mrc_pass "$1"
+	else
+		mrc_fail "$1"
+		mrc_info "expected to match: $2"
+		printf '%s\n' "$3" | head -10 | sed 's/^/# actual: /'
+	fi
+}
+
+# mrc_wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds;
+# return 1 after SECONDS. Emulation is slow: give generous bounds.
+mrc_wait_for() {
+	local limit=$1
+	shift
+	local deadline=$((SECONDS + limit))
+	while ! "$@" >/dev/null 2>&1; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+# mrc_ns_new NAME: create a namespace with a unique name, loopback up;
+# prints the name. Deleted at exit.
+mrc_ns_new() {
+	local ns
+	ns="$1-$$-$RANDOM"
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link set lo up
+	_mrc_namespaces+=("$ns")
+	echo "$ns"
+}
+
+# mrc_bg CMD...: run CMD in the background; killed at exit. Sets
+# MRC_BG_PID.
+mrc_bg() {
+	"$@" &
+	MRC_BG_PID=$!
+	_mrc_pids+=("$MRC_BG_PID")
+}
+
+# mrc_on_exit CMD: run CMD (a string) at cleanup, last registered first.
+mrc_on_exit() {
+	_mrc_cleanups=("$1" "${_mrc_cleanups[@]}")
+}
+
+mrc_tmpdir() {
+	echo "$_mrc_tmp"
+}
+
+mrc_module_loaded() {
+	[ -d /sys/module/mrc ]
+}
+
+# Load mrc.ko from the build tree unless it is already loaded.
+mrc_module_load() {
+	mrc_module_loaded && return 0
+	if [ ! -f "$MRC_KMOD" ]; then
+		mrc_fail "mrc.ko not built ($MRC_KMOD)"
+		mrc_done
+	fi
+	insmod "$MRC_KMOD" "$@"
+}
+
+mrc_module_unload() {
+	mrc_module_loaded || return 0
+	rmmod mrc
+}
+
+# Make the module loadable by name (modprobe, autoload) without touching
+# the read-only root: overlay a writable layer on the kernel's module
+# directory, drop mrc.ko into extra/ and run depmod.
+mrc_module_install_overlay() {
+	local kdir=/lib/modules/$(uname -r)
+	mountpoint -q "$kdir" && return 0
+	mkdir -p /tmp/.mrc-mods/upper /tmp/.mrc-mods/work
+	mount -t overlay overlay \
+		-o "lowerdir=$kdir,upperdir=/tmp/.mrc-mods/upper,workdir=/tmp/.mrc-mods/work" \
+		"$kdir" || return 1
+	mkdir -p "$kdir/extra"
+	cp "$MRC_KMOD" "$kdir/extra/mrc.ko"
+	depmod -a
+}
+
+_mrc_cleanup() {
+	local c p ns
+	for c in "${_mrc_cleanups[@]}"; do
+		eval "$c" >/dev/null 2>&1
+	done
+	for p in "${_mrc_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${_mrc_pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	for ns in "${_mrc_namespaces[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "$_mrc_tmp"
+}
+trap _mrc_cleanup EXIT
+
+# Finish the test: print the subtest plan, exit 0 if nothing failed.
+mrc_done() {
+	echo "1..$_mrc_n"
+	if [ "$_mrc_failed" -gt 0 ]; then
+		exit 1
+	fi
+	if [ "$_mrc_n" -gt 0 ] && [ "$_mrc_skipped" -eq "$_mrc_n" ]; then
+		exit 4	# everything skipped: the runner reports SKIP
+	fi
+	exit 0
+}

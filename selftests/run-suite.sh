@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run selftests inside the test VM, in one boot, each under its own
+# timeout, printing KTAP (to stdout and to the -o file).
+#
+# Usage: run-suite.sh [-o KTAP_FILE] [-t DEFAULT_TIMEOUT] [TEST...]
+#   TEST: a script path or a name under selftests/tests (default: all,
+#   in name order). A script may set its own limit with a line
+#   "# timeout: SECONDS" near the top.
+#
+# A test fails when it exits non-zero, times out, or the kernel logs a
+# warning, BUG, oops, lockdep or sanitizer report while it runs.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ktap=/dev/null
+default_timeout=300
+while getopts "o:t:" opt; do
+	case $opt in
+	o) ktap=$OPTARG ;;
+	t) default_timeout=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+tests=()
+if [ $# -eq 0 ]; then
+	for t in "$here"/tests/*.sh; do tests+=("$t"); done
+else
+	for t in "$@"; do
+		[ -f "$t" ] || t=$here/tests/${t%.sh}.sh
+		tests+=("$t")
+	done
+fi
+
+exec > >(tee "$ktap") 2>&1
+echo "KTAP version 1"
+echo "1..${#tests[@]}"
+n=0
+failed=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	if [ ! -f "$t" ]; then
+		echo "not ok $n $name # no such test"
+		failed=$((failed + 1))
+		continue
+	fi
+	limit=$(sed -n 's/^# timeout: *\([0-9]\+\).*/\1/p' "$t" | head -1)
+	limit=${limit:-$default_timeout}
+	dmesg_before=$(dmesg | wc -l)
+	start=$(date +%s%N)
+	log=$(mktemp)
+	timeout --kill-after=10 "$limit" bash "$t" > "$log" 2>&1 < /dev/null
+	rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	echo "    KTAP version 1"
+	echo "    # Subtest: $name"
+	sed 's/^/    /' "$log"
+	rm -f "$log"
+	dmesg | tail -n +"$((dmesg_before + 1))" > /tmp/.dmesg-test
+	kernel_ok=1
+	"$here/vm/scan-kernel-log.sh" /tmp/.dmesg-test 2>&1 | sed 's/^/    # /' || true
+	"$here/vm/scan-kernel-log.sh" /tmp/.dmesg-test >/dev/null 2>&1 || kernel_ok=0
+	if [ "$kernel_ok" = 0 ]; then
+		echo "not ok $n $name # kernel reported a problem (see the lines above) after ${ms} ms"
+		failed=$((failed + 1))
+	elif [ "$rc" = 0 ]; then
+		echo "ok $n $name # ${ms} ms"
+	elif [ "$rc" = 4 ]; then
+		echo "ok $n $name # SKIP"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "not ok $n $name # TIMEOUT after ${limit}s"
+		failed=$((failed + 1))
+	else
+		echo "not ok $n $name # exit status $rc after ${ms} ms"
+		failed=$((failed + 1))
+	fi
+done
+[ "$failed" = 0 ]

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage two of the test VM, running from the host's root file system
+# (read-only over 9p): make the few writable places the tools need, run
+# the job from the shared output directory, record its status, power off.
+# Never exit: init exiting panics the kernel.
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mountpoint -q /dev || mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+# devtmpfs lacks the fd links that bash process substitution needs.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /var/tmp 2>/dev/null
+mount -t tmpfs tmpfs /root 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mkdir -p /tmp/out /run/netns /run/lock
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /tmp/out
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TMPDIR=/tmp TERM=dumb MRC_IN_VM=1
+hostname mrc-vm 2>/dev/null
+ip link set lo up
+echo 1 > /proc/sys/kernel/sysrq
+# kptr_restrict off so reports name functions; warnings go to the console.
+echo 0 > /proc/sys/kernel/kptr_restrict
+
+bash /tmp/out/job.sh
+rc=$?
+dmesg > /tmp/out/dmesg.txt 2>&1
+echo "$rc" > /tmp/out/status.tmp && mv /tmp/out/status.tmp /tmp/out/status
+sync
+umount /tmp/out 2>/dev/null
+echo o > /proc/sysrq-trigger
+sleep 30
