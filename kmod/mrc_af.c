@@ -57,8 +57,15 @@ static const struct proto_ops mrc_stream_ops = {
 	.mmap = sock_no_mmap,
 };
 
-static struct proto_ops mrc_ops_stream __ro_after_init;
-static struct proto_ops mrc_ops_seqpacket __ro_after_init;
+/*
+ * The family number is a module parameter, and struct proto_ops carries
+ * it: so the tables are copies of the templates above, stamped with the
+ * number at init and read-only after.
+ */
+static struct mrc_family_ops {
+	struct proto_ops stream;
+	struct proto_ops seqpacket;
+} mrc_ops __ro_after_init;
 
 static int mrc_create(struct net *net, struct socket *sock, int protocol,
 		      int kern)
@@ -70,10 +77,10 @@ static int mrc_create(struct net *net, struct socket *sock, int protocol,
 
 	switch (sock->type) {
 	case SOCK_STREAM:
-		sock->ops = &mrc_ops_stream;
+		sock->ops = &mrc_ops.stream;
 		break;
 	case SOCK_SEQPACKET:
-		sock->ops = &mrc_ops_seqpacket;
+		sock->ops = &mrc_ops.seqpacket;
 		break;
 	default:
 		return -ESOCKTNOSUPPORT;
@@ -102,10 +109,10 @@ int mrc_af_init(void)
 {
 	int err;
 
-	mrc_ops_stream = mrc_stream_ops;
-	mrc_ops_stream.family = mrc_af;
-	mrc_ops_seqpacket = mrc_stream_ops;
-	mrc_ops_seqpacket.family = mrc_af;
+	mrc_ops.stream = mrc_stream_ops;
+	mrc_ops.stream.family = mrc_af;
+	mrc_ops.seqpacket = mrc_stream_ops;
+	mrc_ops.seqpacket.family = mrc_af;
 	mrc_family_ops.family = mrc_af;
 
 	err = proto_register(&mrc_proto, 1);

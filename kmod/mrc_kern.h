@@ -27,7 +27,7 @@
  */
 struct mrc_net {
 	struct net *net;
-	struct mutex lock;
+	struct mutex lock;	/* see the lock order above */
 	u16 udp_port;
 	atomic_t nr_socks;
 };

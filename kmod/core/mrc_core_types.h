@@ -28,28 +28,37 @@ static inline u64 mrc_div64(u64 a, u64 b)
 #else
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 #include <errno.h>
+#include <linux/types.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s16 s16;
+typedef __s32 s32;
+typedef __s64 s64;
 
+/*
+ * Like the kernel's: each argument evaluated once. Not for C++ (the unit
+ * tests), where they would break std::min; core headers that C++ includes
+ * must not use them in inline functions.
+ */
+#ifndef __cplusplus
 #ifndef min
-#define min(a, b) ((a) < (b) ? (a) : (b))
+#define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); \
+		     _a < _b ? _a : _b; })
 #endif
 #ifndef max
-#define max(a, b) ((a) > (b) ? (a) : (b))
+#define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); \
+		     _a > _b ? _a : _b; })
 #endif
 #ifndef clamp
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #endif
+#endif /* !__cplusplus */
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -58,6 +67,15 @@ typedef int64_t s64;
 #endif
 #ifndef BIT_ULL
 #define BIT_ULL(n) (1ULL << (n))
+#endif
+#ifndef U16_MAX
+#define U16_MAX ((u16)~0U)
+#endif
+#ifndef U32_MAX
+#define U32_MAX ((u32)~0U)
+#endif
+#ifndef U64_MAX
+#define U64_MAX ((u64)~0ULL)
 #endif
 
 static inline u64 mrc_div64(u64 a, u64 b)

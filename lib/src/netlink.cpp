@@ -23,8 +23,8 @@
 namespace mrc {
 
 ModuleNotLoaded::ModuleNotLoaded()
-	: Error(ENOENT, "the mrc kernel module is not loaded (generic netlink family \"mrc\" not "
-			"found); load it with 'modprobe mrc'")
+    : Error(ENOENT, "the mrc kernel module is not loaded (generic netlink family \"mrc\" not "
+		    "found); load it with 'modprobe mrc'")
 {
 }
 
@@ -41,12 +41,12 @@ struct CbDeleter {
 using CbPtr = std::unique_ptr<nl_cb, CbDeleter>;
 
 const char *const kAttrNames[] = {
-	[MRC_A_UNSPEC] = "MRC_A_UNSPEC",
-	[MRC_A_PAD] = "MRC_A_PAD",
-	[MRC_A_INFO_VERSION] = "MRC_A_INFO_VERSION",
-	[MRC_A_INFO_AF] = "MRC_A_INFO_AF",
-	[MRC_A_INFO_UDP_PORT] = "MRC_A_INFO_UDP_PORT",
-	[MRC_A_INFO_NETNS_COOKIE] = "MRC_A_INFO_NETNS_COOKIE",
+    [MRC_A_UNSPEC] = "MRC_A_UNSPEC",
+    [MRC_A_PAD] = "MRC_A_PAD",
+    [MRC_A_INFO_VERSION] = "MRC_A_INFO_VERSION",
+    [MRC_A_INFO_AF] = "MRC_A_INFO_AF",
+    [MRC_A_INFO_UDP_PORT] = "MRC_A_INFO_UDP_PORT",
+    [MRC_A_INFO_NETNS_COOKIE] = "MRC_A_INFO_NETNS_COOKIE",
 };
 static_assert(std::size(kAttrNames) == __MRC_A_MAX, "name every attribute");
 
@@ -73,7 +73,7 @@ ExtAck parse_extack(const nlmsghdr *nlh, size_t len)
 	// and the TLVs.
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
 		auto *err = reinterpret_cast<const nlmsgerr *>(
-			reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN);
+		    reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN);
 		off += NLMSG_ALIGN(err->msg.nlmsg_len) - sizeof(nlmsghdr);
 	}
 	const auto *base = reinterpret_cast<const uint8_t *>(nlh);
@@ -183,7 +183,7 @@ Client &Client::operator=(Client &&) noexcept = default;
 class Request {
 public:
 	Request(Client &c, uint8_t cmd, int flags, std::string operation)
-		: client_(c), msg_(nlmsg_alloc()), operation_(std::move(operation))
+	    : client_(c), msg_(nlmsg_alloc()), operation_(std::move(operation))
 	{
 		if (!msg_ || !genlmsg_put(msg_.get(), NL_AUTO_PORT, NL_AUTO_SEQ, c.family_, 0,
 					  flags | NLM_F_REQUEST | NLM_F_ACK, cmd, MRC_GENL_VERSION))
@@ -245,8 +245,8 @@ private:
 	static int error_cb(sockaddr_nl *, nlmsgerr *err, void *arg)
 	{
 		auto *self = static_cast<Request *>(arg);
-		auto *nlh = reinterpret_cast<nlmsghdr *>(reinterpret_cast<uint8_t *>(err) -
-							  NLMSG_HDRLEN);
+		auto *nlh =
+		    reinterpret_cast<nlmsghdr *>(reinterpret_cast<uint8_t *>(err) - NLMSG_HDRLEN);
 		self->errnum_ = -err->error;
 		self->ack_ = parse_extack(nlh, nlh->nlmsg_len);
 		self->done_ = true;

@@ -140,8 +140,8 @@ TEST(Errors, AttrAtOffsetFindsTheRightAttribute)
 {
 	std::vector<uint8_t> req(NLMSG_HDRLEN + GENL_HDRLEN, 0);
 	uint32_t v = 25;
-	put_tlv(req, MRC_A_INFO_AF, &v, 4);		// at 20..27
-	put_tlv(req, MRC_A_INFO_UDP_PORT, &v, 2);	// at 28..35
+	put_tlv(req, MRC_A_INFO_AF, &v, 4);       // at 20..27
+	put_tlv(req, MRC_A_INFO_UDP_PORT, &v, 2); // at 28..35
 	EXPECT_EQ(mrc::attr_at_offset(req, 20), MRC_A_INFO_AF);
 	EXPECT_EQ(mrc::attr_at_offset(req, 28), MRC_A_INFO_UDP_PORT);
 	EXPECT_EQ(mrc::attr_at_offset(req, 31), MRC_A_INFO_UDP_PORT);

@@ -26,8 +26,9 @@ int run(const std::vector<std::string> &args, Context &ctx)
 	app.add_flag("-j,--json", ctx.json, "print JSON instead of tables");
 	app.add_flag("-p,--pretty", ctx.pretty, "indent JSON output");
 	app.require_subcommand(1);
-	app.footer("Exit status: 0 success, 1 operation failed, 2 usage error, 3 module not loaded.\n"
-		   "See mrcctl(8).");
+	app.footer(
+	    "Exit status: 0 success, 1 operation failed, 2 usage error, 3 module not loaded.\n"
+	    "See mrcctl(8).");
 	add_info_command(app, ctx);
 
 	// CLI11 wants argv order with the program name removed, reversed.

@@ -15,10 +15,10 @@ namespace mrcctl {
 
 /// Documented exit codes (mrcctl(8)).
 enum Exit : int {
-	kOk = 0,         ///< success
-	kFailed = 1,     ///< the kernel refused or the operation failed
-	kUsage = 2,      ///< bad command line
-	kNoModule = 3,   ///< the mrc module is not loaded
+	kOk = 0,       ///< success
+	kFailed = 1,   ///< the kernel refused or the operation failed
+	kUsage = 2,    ///< bad command line
+	kNoModule = 3, ///< the mrc module is not loaded
 };
 
 /// State shared by every subcommand.

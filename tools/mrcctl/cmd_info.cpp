@@ -7,7 +7,8 @@ namespace mrcctl {
 
 void add_info_command(CLI::App &app, Context &ctx)
 {
-	auto *cmd = app.add_subcommand("info", "show the module version, address family and UDP port");
+	auto *cmd =
+	    app.add_subcommand("info", "show the module version, address family and UDP port");
 	cmd->callback([&ctx]() {
 		mrc::Info info = ctx.nl().info();
 		if (ctx.json) {

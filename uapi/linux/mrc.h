@@ -20,7 +20,7 @@
 #endif
 
 /**
- * AF_MRC - default address family number of MRC sockets.
+ * MRC_AF_DEFAULT - default address family number of AF_MRC sockets.
  *
  * No family number below AF_MAX is free for an out-of-tree module. MRC uses
  * 25 (AF_WANPIPE), which no in-tree code registers on supported kernels.

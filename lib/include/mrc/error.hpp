@@ -13,8 +13,8 @@ namespace mrc {
 class Error : public std::system_error {
 public:
 	Error(int errnum, std::string what)
-		: std::system_error(errnum, std::generic_category()), errnum_(errnum),
-		  what_(std::move(what))
+	    : std::system_error(errnum, std::generic_category()), errnum_(errnum),
+	      what_(std::move(what))
 	{
 	}
 

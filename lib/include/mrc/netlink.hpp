@@ -19,16 +19,16 @@ namespace mrc {
 
 /// What the module reports about itself in the caller's namespace.
 struct Info {
-	std::string version;     ///< module version
-	uint32_t af = 0;         ///< address family number of AF_MRC sockets
-	uint16_t udp_port = 0;   ///< UDP port of MRC packets in this namespace
+	std::string version;       ///< module version
+	uint32_t af = 0;           ///< address family number of AF_MRC sockets
+	uint16_t udp_port = 0;     ///< UDP port of MRC packets in this namespace
 	uint64_t netns_cookie = 0; ///< tells namespaces apart
 };
 
 /// Details the kernel attached to a netlink error (extended ack).
 struct ExtAck {
-	std::string message;            ///< NLMSGERR_ATTR_MSG, may be empty
-	std::optional<uint32_t> offset; ///< byte offset of the bad attribute
+	std::string message;                  ///< NLMSGERR_ATTR_MSG, may be empty
+	std::optional<uint32_t> offset;       ///< byte offset of the bad attribute
 	std::optional<uint32_t> missing_type; ///< attribute that was required
 };
 
@@ -42,12 +42,11 @@ std::string attr_name(uint32_t type);
 
 /// Find which top-level attribute starts at @offset of @request (a whole
 /// netlink message as sent), to name it in an error.
-std::optional<uint32_t> attr_at_offset(const std::vector<uint8_t> &request,
-				       uint32_t offset);
+std::optional<uint32_t> attr_at_offset(const std::vector<uint8_t> &request, uint32_t offset);
 
 /// Build the user-facing message of a failed request.
-std::string format_error(const std::string &operation, int errnum,
-			 const ExtAck &ack, std::optional<uint32_t> bad_attr);
+std::string format_error(const std::string &operation, int errnum, const ExtAck &ack,
+			 std::optional<uint32_t> bad_attr);
 
 /// A connection to the "mrc" family in the caller's network namespace.
 /// Not thread-safe: one Client per thread.

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MRC for Linux: every entry point.
+#
+#   make            build mrc.ko and the userspace (libmrc, mrcctl, tests)
+#   make check      install what is missing, build, lint, unit tests, VM suite
+#   make demo       boot the VM and show MRC at work
+#   make unit       unit tests only (CTest)
+#   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
+#   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
+#   make coverage   line coverage of the protocol core (gcovr)
+#   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
+#   make install    install mrc.ko (+depmod), mrcctl, man pages, completion
+#   make deps       install build and test dependencies (apt-get)
+BUILD ?= build
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+PREFIX ?= /usr/local
+
+all: kmod userspace
+
+deps:
+	scripts/install-deps.sh
+
+kmod:
+	$(MAKE) -C kmod W=1
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD)
+
+userspace: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+unit: userspace
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+selftests: all
+	selftests/run.sh $(T)
+
+lint:
+	scripts/lint-kernel.sh
+	scripts/lint-userspace.sh
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+coverage:
+	scripts/coverage.sh
+
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+install: all
+	$(MAKE) -C kmod install
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	$(MAKE) -C kmod clean
+	rm -rf $(BUILD)
+
+.PHONY: all deps kmod userspace unit selftests lint check demo coverage fuzz install clean

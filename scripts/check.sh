@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: everything a change must pass, from a fresh machine.
+#   1. dependencies (apt-get, only what is missing)
+#   2. build: mrc.ko (W=1) and the userspace
+#   3. lint: checkpatch --strict, kernel-doc, sparse, clang-format
+#   4. unit tests (CTest: core, libmrc, mrcctl, uapi, simulator)
+#   5. VM selftests (one boot of Debian's kernel)
+# Ends with one summary line; exit status non-zero if anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+build=${BUILD:-build}
+jobs=$(nproc)
+logdir=$build/check
+start=$SECONDS
+
+step() { echo; echo "==> $*"; }
+die() { echo "check: FAILED at step: $*" >&2; exit 1; }
+
+step "dependencies"
+scripts/install-deps.sh || die "dependencies"
+
+step "build"
+make -C kmod W=1 KCFLAGS=-Werror || die "kernel module build"
+cmake -S . -B "$build" >/dev/null || die "cmake configure"
+cmake --build "$build" -j"$jobs" || die "userspace build"
+mkdir -p "$logdir"
+
+step "lint"
+scripts/lint-kernel.sh || die "kernel lint"
+scripts/lint-userspace.sh || die "userspace lint"
+
+step "unit tests"
+(cd "$build" && ctest --output-on-failure -j"$jobs") 2>&1 | tee "$logdir/ctest.log"
+unit_ok=${PIPESTATUS[0]}
+u_total=$(sed -n 's/.*tests failed out of \([0-9]\+\).*/\1/p' "$logdir/ctest.log" | tail -1)
+u_failed=$(sed -n 's/.*, \([0-9]\+\) tests failed out of.*/\1/p' "$logdir/ctest.log" | tail -1)
+u_total=${u_total:-0}
+u_failed=${u_failed:-0}
+[ "$unit_ok" = 0 ] || [ "$u_failed" != 0 ] || u_failed=1
+
+step "VM selftests"
+selftests/run.sh -q 2>&1 | tee "$logdir/selftests.log"
+vm_ok=${PIPESTATUS[0]}
+cat "$build/selftests/ktap.txt" 2>/dev/null | grep -E '^(not )?ok ' || true
+summary=$(grep -E '^selftests: ' "$logdir/selftests.log" | tail -1)
+v_passed=$(echo "$summary" | sed -n 's/selftests: \([0-9]\+\) passed.*/\1/p')
+v_failed=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) failed.*/\1/p')
+v_skipped=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) skipped.*/\1/p')
+v_passed=${v_passed:-0}
+v_failed=${v_failed:-0}
+v_skipped=${v_skipped:-0}
+[ "$vm_ok" = 0 ] || [ "$v_failed" != 0 ] || v_failed=1
+
+passed=$((u_total - u_failed + v_passed))
+failed=$((u_failed + v_failed))
+echo
+echo "check: unit $((u_total - u_failed))/$u_total, VM selftests $v_passed passed" \
+	"$v_failed failed $v_skipped skipped, $((SECONDS - start)) s"
+echo "check: $passed passed, $failed failed, $v_skipped skipped"
+[ "$failed" = 0 ]

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything MRC for Linux needs from Debian's archive. Idempotent:
+# when every package is present it only checks and returns in a second.
+#
+# Usage: scripts/install-deps.sh [--bench]   (--bench adds benchmark tools)
+set -euo pipefail
+
+packages=(
+	# build
+	build-essential cmake pkg-config git
+	# the kernel the module is built for and tested on (in QEMU)
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	# the test VM
+	qemu-system-x86 busybox-static cpio file kmod iproute2 procps python3
+	# userspace libraries and tests
+	libnl-3-dev libnl-genl-3-dev libcli11-dev nlohmann-json3-dev
+	libgtest-dev libgmock-dev
+	# kernel code checks, fuzzing, coverage
+	sparse clang llvm libclang-rt-14-dev gcovr
+)
+if [ "${1:-}" = "--bench" ]; then
+	packages+=(iperf3 mptcpize python3-matplotlib linux-perf)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+sudo=
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+	sudo=sudo
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q "${missing[@]}"
+
+# The kernel image and its headers must be the same version.
+"$(dirname "$0")/../selftests/vm/kver.sh" >/dev/null
