@@ -56,7 +56,15 @@ typedef __s64 s64;
 		     _a > _b ? _a : _b; })
 #endif
 #ifndef clamp
-#define clamp(v, lo, hi) min(max(v, lo), hi)
+#define clamp(v, lo, hi) ({ __typeof__(v) _v = (v); \
+	__typeof__(lo) _lo = (lo); __typeof__(hi) _hi = (hi); \
+	_v < _lo ? _lo : (_v > _hi ? _hi : _v); })
+#endif
+#ifndef min_t
+#define min_t(type, a, b) min((type)(a), (type)(b))
+#endif
+#ifndef max_t
+#define max_t(type, a, b) max((type)(a), (type)(b))
 #endif
 #endif /* !__cplusplus */
 #ifndef ARRAY_SIZE

@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Path (EV) table: building the EV set, the state machine, replacement
+ * from the same plane, the min_active floor, the scheduler and probes.
+ *
+ * Tables hold hundreds of entries at most and events are rare next to
+ * packets, so state changes use plain linear scans; only mrc_path_pick()
+ * and the per-packet hooks are on the fast path, and they are O(1) while
+ * GOOD paths are plentiful.
+ */
+#include "mrc_path.h"
+
+/* ---- PRNG ---------------------------------------------------------- */
+
+void mrc_prng_seed(struct mrc_prng *r, u64 seed)
+{
+	r->state = seed;
+}
+
+u64 mrc_prng_next(struct mrc_prng *r)
+{
+	u64 z;
+
+	/* splitmix64 (Steele, Lea, Flood 2014): tiny, fast, well mixed. */
+	r->state += 0x9e3779b97f4a7c15ULL;
+	z = r->state;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+u32 mrc_prng_below(struct mrc_prng *r, u32 n)
+{
+	/* Lemire's multiply-shift: no division, bias below 2^-32 * n. */
+	return (u32)(((mrc_prng_next(r) >> 32) * (u64)n) >> 32);
+}
+
+/* ---- helpers ------------------------------------------------------- */
+
+static void mrc_sat_inc(u8 *v)
+{
+	if (*v < 0xff)
+		(*v)++;
+}
+
+static bool mrc_path_held(const struct mrc_path_table *t,
+			  const struct mrc_path *p)
+{
+	return ((t->plane_down | t->peer_down) >> p->plane) & 1;
+}
+
+static bool mrc_path_in_use(const struct mrc_path *p)
+{
+	return p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP;
+}
+
+static u32 mrc_path_plane_active(const struct mrc_path_table *t, u32 plane)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < t->count; i++)
+		if (t->paths[i].plane == plane && mrc_path_in_use(&t->paths[i]))
+			n++;
+	return n;
+}
+
+u32 mrc_path_active(const struct mrc_path_table *t)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < t->count; i++)
+		if (mrc_path_in_use(&t->paths[i]))
+			n++;
+	return n;
+}
+
+static u64 mrc_path_probe_ivl(const struct mrc_path_table *t, u8 state)
+{
+	if (state == MRC_PATH_BACKUP)
+		return t->pol.probe_interval_ns * MRC_PATH_BACKUP_PROBE_MULT;
+	return t->pol.probe_interval_ns;
+}
+
+/*
+ * The one place a state changes: bookkeeping of the new state, then the
+ * event. Entering GOOD forgives the drops (after reporting them).
+ */
+static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
+			       u8 reason, mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+	struct mrc_path_event ev;
+
+	if (p->state == state)
+		return;
+	ev.index = idx;
+	ev.ev = p->ev;
+	ev.cfg_id = p->cfg_id;
+	ev.plane = p->plane;
+	ev.old_state = p->state;
+	ev.new_state = state;
+	ev.reason = reason;
+	ev.drops = p->drops;
+
+	p->state = state;
+	p->reason = reason;
+	p->successes = 0;
+	p->flags &= ~MRC_PATHF_PROBE_OUT;
+	if (state == MRC_PATH_ASSUMED_BAD || state == MRC_PATH_BACKUP)
+		p->next_probe = now + mrc_path_probe_ivl(t, state);
+	else if (state == MRC_PATH_SKIP)
+		p->skip_until = now + t->pol.skip_ns;
+	else if (state == MRC_PATH_GOOD)
+		p->drops = 0;
+
+	if (t->notify.event)
+		t->notify.event(t->notify.ctx, &ev);
+}
+
+/* Promote backups of @plane until it has its share of active paths. */
+static void mrc_path_replace(struct mrc_path_table *t, u32 plane,
+			     mrc_time_t now)
+{
+	struct mrc_path *p;
+	int best;
+	u32 i;
+
+	while (mrc_path_plane_active(t, plane) < t->target[plane]) {
+		best = -1;
+		for (i = 0; i < t->count; i++) {
+			p = &t->paths[i];
+			if (p->plane != plane || p->state != MRC_PATH_BACKUP ||
+			    mrc_path_held(t, p))
+				continue;
+			/* Prefer the backup whose probes failed least. */
+			if (best < 0 || p->fails < t->paths[best].fails)
+				best = i;
+		}
+		if (best < 0)
+			return;
+		mrc_path_set_state(t, best, MRC_PATH_GOOD, MRC_PR_REPLACED, now);
+	}
+}
+
+/* Rank of a floor candidate: lower is better; ~0U = not a candidate. */
+static u32 mrc_path_floor_rank(const struct mrc_path_table *t,
+			       const struct mrc_path *p)
+{
+	if (mrc_path_held(t, p))
+		return ~0U;
+	if (p->state == MRC_PATH_BACKUP)
+		return p->fails;
+	if (p->state == MRC_PATH_ASSUMED_BAD)
+		return 0x10000 + ((u32)p->fails << 8) + (0xff - p->successes);
+	return ~0U;
+}
+
+/*
+ * Keep min_active paths in use: backups first, then the least bad
+ * ASSUMED_BAD paths (fewest failures, most probe successes). @avoid, the
+ * path that just failed, is taken only if nothing else is left.
+ */
+static void mrc_path_floor(struct mrc_path_table *t, int avoid,
+			   mrc_time_t now)
+{
+	u32 i, rank, best_rank;
+	int best;
+
+	while (mrc_path_active(t) < t->pol.min_active) {
+		best = -1;
+		best_rank = ~0U;
+		for (i = 0; i < t->count; i++) {
+			rank = mrc_path_floor_rank(t, &t->paths[i]);
+			if (rank == ~0U)
+				continue;
+			if ((int)i == avoid)
+				rank = ~0U - 1;
+			if (rank < best_rank) {
+				best_rank = rank;
+				best = i;
+			}
+		}
+		if (best < 0)
+			return;
+		mrc_path_set_state(t, best, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE,
+				   now);
+	}
+}
+
+/* A path left the active set: refill its plane, then the floor. */
+static void mrc_path_refill(struct mrc_path_table *t, u32 idx, mrc_time_t now)
+{
+	mrc_path_replace(t, t->paths[idx].plane, now);
+	mrc_path_floor(t, idx, now);
+}
+
+static void mrc_path_make_bad(struct mrc_path_table *t, u32 idx, u8 reason,
+			      mrc_time_t now)
+{
+	bool was_active = mrc_path_in_use(&t->paths[idx]);
+
+	mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
+	if (was_active)
+		mrc_path_refill(t, idx, now);
+}
+
+/*
+ * Bring a path back: into use if its plane is short of active paths,
+ * otherwise into the backup set (a recovered path whose replacement works
+ * is retired there).
+ */
+static void mrc_path_restore(struct mrc_path_table *t, u32 idx, u8 reason,
+			     bool skip, mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+
+	if (mrc_path_plane_active(t, p->plane) >= t->target[p->plane]) {
+		mrc_path_set_state(t, idx, MRC_PATH_BACKUP,
+				   reason == MRC_PR_PROBE_OK ? MRC_PR_RETIRED :
+							       reason, now);
+		return;
+	}
+	mrc_path_set_state(t, idx, skip ? MRC_PATH_SKIP : MRC_PATH_GOOD, reason,
+			   now);
+}
+
+static void mrc_path_shuffle(struct mrc_prng *r, u16 *a, u32 n)
+{
+	u32 i, j;
+	u16 tmp;
+
+	for (i = n; i > 1; i--) {
+		j = mrc_prng_below(r, i);
+		tmp = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = tmp;
+	}
+}
+
+/* ---- setup --------------------------------------------------------- */
+
+int mrc_path_table_init(struct mrc_path_table *t, struct mrc_path *paths,
+			u16 *order, u32 capacity,
+			const struct mrc_policy *pol,
+			const struct mrc_path_notify *notify)
+{
+	if (!capacity || capacity > MRC_PATH_MAX_ENTRIES)
+		return -EINVAL;
+	memset(t, 0, sizeof(*t));
+	t->paths = paths;
+	t->order = order;
+	t->capacity = capacity;
+	t->pol = *pol;
+	if (notify)
+		t->notify = *notify;
+	return 0;
+}
+
+void mrc_path_set_policy(struct mrc_path_table *t,
+			 const struct mrc_policy *pol)
+{
+	t->pol = *pol;
+}
+
+/*
+ * Reservoir-sample @k EVs of @plane among its candidates (each offers
+ * min(ev_count, k) slots), writing cfg ids to @out. Return: EVs chosen.
+ */
+static u32 mrc_path_sample_plane(const struct mrc_path_cand *cand, u32 ncand,
+				 u32 plane, u32 k, struct mrc_prng *r,
+				 struct mrc_path *out)
+{
+	u32 c, j, slots, s = 0, pos;
+
+	for (c = 0; c < ncand; c++) {
+		if (cand[c].plane != plane)
+			continue;
+		slots = min(cand[c].ev_count, k);
+		for (j = 0; j < slots && s < ~0U; j++, s++) {
+			pos = s < k ? s : mrc_prng_below(r, s + 1);
+			if (pos < k)
+				out[pos].cfg_id = cand[c].cfg_id;
+		}
+	}
+	return min(s, k);
+}
+
+/* Shuffle the chosen entries of one plane (only cfg_id is set yet). */
+static void mrc_path_shuffle_cfg(struct mrc_prng *r, struct mrc_path *a,
+				 u32 n)
+{
+	u32 i, j, tmp;
+
+	for (i = n; i > 1; i--) {
+		j = mrc_prng_below(r, i);
+		tmp = a[i - 1].cfg_id;
+		a[i - 1].cfg_id = a[j].cfg_id;
+		a[j].cfg_id = tmp;
+	}
+}
+
+int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
+		   u32 ncand, struct mrc_prng *rng, mrc_time_t now)
+{
+	u32 planes = 0, nplanes = 0, total, share, plane, base, n, b, i, cfg;
+	u32 entropy, stride;
+	struct mrc_path *p;
+
+	t->count = 0;
+	t->cursor = 0;
+	t->rotations = 0;
+	memset(t->target, 0, sizeof(t->target));
+	for (i = 0; i < ncand; i++)
+		if (cand[i].ev_count && cand[i].plane < MRC_PATH_MAX_PLANES)
+			planes |= 1U << cand[i].plane;
+	if (!planes)
+		return -ENETUNREACH;
+	for (plane = 0; plane < MRC_PATH_MAX_PLANES; plane++)
+		nplanes += (planes >> plane) & 1;
+
+	t->rng.state = mrc_prng_next(rng);
+	total = min(t->pol.max_paths, t->capacity);
+	share = max(total / nplanes, 1U);
+
+	for (plane = 0; plane < MRC_PATH_MAX_PLANES; plane++) {
+		if (!((planes >> plane) & 1))
+			continue;
+		base = t->count;
+		if (base >= total)
+			break;
+		n = mrc_path_sample_plane(cand, ncand, plane,
+					  min(share, total - base), &t->rng,
+					  &t->paths[base]);
+		mrc_path_shuffle_cfg(&t->rng, &t->paths[base], n);
+		/* Backups, but never the whole share. */
+		b = min(t->pol.backups, n - 1);
+		for (i = 0; i < n; i++) {
+			p = &t->paths[base + i];
+			cfg = p->cfg_id;
+			memset(p, 0, sizeof(*p));
+			p->cfg_id = cfg;
+			p->plane = plane;
+			p->state = i < n - b ? MRC_PATH_GOOD : MRC_PATH_BACKUP;
+			if (p->state == MRC_PATH_BACKUP)
+				p->next_probe = now +
+					mrc_path_probe_ivl(t, MRC_PATH_BACKUP);
+		}
+		t->target[plane] = n - b;
+		t->count += n;
+	}
+
+	/* Distinct entropy: base + i * odd stride is a permutation mod 2^16. */
+	entropy = (u32)mrc_prng_next(&t->rng);
+	stride = ((u32)mrc_prng_next(&t->rng) | 1) & MRC_PATH_EV_ENTROPY_MASK;
+	for (i = 0; i < t->count; i++) {
+		t->paths[i].ev = ((i + 1) << 16) |
+				 ((entropy + i * stride) & MRC_PATH_EV_ENTROPY_MASK);
+		t->order[i] = i;
+	}
+	mrc_path_shuffle(&t->rng, t->order, t->count);
+	return t->count;
+}
+
+int mrc_path_lookup_ev(const struct mrc_path_table *t, u32 ev)
+{
+	u32 hi = ev >> 16;
+
+	if (!hi || hi > t->count || t->paths[hi - 1].ev != ev)
+		return -ENOENT;
+	return hi - 1;
+}
+
+/* ---- scheduler ----------------------------------------------------- */
+
+static u32 mrc_path_next_in_rotation(struct mrc_path_table *t)
+{
+	u32 idx = t->order[t->cursor];
+
+	if (++t->cursor >= t->count) {
+		t->cursor = 0;
+		if (++t->rotations >= MRC_PATH_RESHUFFLE) {
+			t->rotations = 0;
+			mrc_path_shuffle(&t->rng, t->order, t->count);
+		}
+	}
+	return idx;
+}
+
+int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude)
+{
+	int skip_fallback = -1, excluded = -1;
+	struct mrc_path *p;
+	u32 n, idx;
+
+	for (n = 0; n < t->count; n++) {
+		idx = mrc_path_next_in_rotation(t);
+		p = &t->paths[idx];
+		if (p->state == MRC_PATH_SKIP && now >= p->skip_until)
+			mrc_path_set_state(t, idx, MRC_PATH_GOOD,
+					   MRC_PR_SKIP_EXPIRED, now);
+		if (!mrc_path_in_use(p))
+			continue;
+		if ((int)idx == exclude) {
+			excluded = idx;
+			continue;
+		}
+		if (p->state == MRC_PATH_GOOD)
+			return idx;
+		if (skip_fallback < 0)
+			skip_fallback = idx;
+	}
+	if (skip_fallback >= 0)
+		return skip_fallback;
+	return excluded >= 0 ? excluded : -ENOENT;
+}
+
+/* ---- signals from the connection ----------------------------------- */
+
+u32 mrc_path_on_tx(struct mrc_path_table *t, u32 idx, bool rtx)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return 0;
+	p = &t->paths[idx];
+	p->stats.tx_pkts++;
+	if (rtx)
+		p->stats.retransmits++;
+	return p->tx_seq++;
+}
+
+u32 mrc_path_on_acked_seq(struct mrc_path_table *t, u32 idx, u32 seq)
+{
+	struct mrc_path *p;
+	s32 gap;
+
+	if (idx >= t->count)
+		return 0;
+	p = &t->paths[idx];
+	gap = (s32)(seq - p->ack_seq);
+	/* Old, duplicate, or not sent yet: nothing learnt. */
+	if (gap < 0 || (s32)(p->tx_seq - seq) <= 0)
+		return 0;
+	p->ack_seq = seq + 1;
+	return (u32)gap;
+}
+
+void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+		      u32 mark)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	p->last_heard = now;
+	if (mark == MRC_PATH_MARK_SKIP_ONCE)
+		p->stats.ecn_marks++;
+
+	switch (p->state) {
+	case MRC_PATH_GOOD:
+	case MRC_PATH_SKIP:
+		p->fails = 0;
+		if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
+			mrc_path_make_bad(t, idx, MRC_PR_ALWAYS_SKIP, now);
+		} else if (mark == MRC_PATH_MARK_SKIP_ONCE &&
+			   t->pol.ecn_response) {
+			if (p->state == MRC_PATH_SKIP)
+				p->skip_until = now + t->pol.skip_ns;
+			else
+				mrc_path_set_state(t, idx, MRC_PATH_SKIP,
+						   MRC_PR_ECN, now);
+		}
+		break;
+	case MRC_PATH_BACKUP:
+		p->fails = 0;
+		if (mark == MRC_PATH_MARK_ALWAYS_SKIP)
+			mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD,
+					   MRC_PR_ALWAYS_SKIP, now);
+		break;
+	default:
+		/* Late SACKs on failed paths prove little: probes decide. */
+		break;
+	}
+}
+
+void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+		      bool last_hop)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	p->last_heard = now;
+	p->stats.trims++;
+	/* Incast at the receiver is not the path's fault. */
+	if (last_hop)
+		return;
+	if (p->state == MRC_PATH_SKIP)
+		p->skip_until = now + t->pol.skip_ns;
+	else if (p->state == MRC_PATH_GOOD)
+		mrc_path_set_state(t, idx, MRC_PATH_SKIP, MRC_PR_TRIMMED, now);
+}
+
+void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	p->stats.losses++;
+	p->drops++;
+	mrc_sat_inc(&p->fails);
+	if (mrc_path_in_use(p) && p->fails >= t->pol.fail_to_bad)
+		mrc_path_make_bad(t, idx, MRC_PR_LOSS, now);
+}
+
+void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+			 mrc_time_t sent_at)
+{
+	struct mrc_path *p;
+	bool silent;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	p->stats.timeouts++;
+	p->drops++;
+	mrc_sat_inc(&p->fails);
+	silent = p->last_heard <= sent_at;
+	if (mrc_path_in_use(p) && (silent || p->fails >= t->pol.fail_to_bad))
+		mrc_path_make_bad(t, idx, MRC_PR_TIMEOUT, now);
+}
+
+void mrc_path_on_rtt(struct mrc_path_table *t, u32 idx, u64 rtt_ns)
+{
+	struct mrc_path *p;
+	u64 us;
+
+	if (idx >= t->count || !rtt_ns)
+		return;
+	p = &t->paths[idx];
+	us = mrc_div64(rtt_ns, MRC_NSEC_PER_USEC);
+	if (!us)
+		us = 1;
+	us = min(us, 0x7fffffffULL);
+	if (!p->srtt_us)
+		p->srtt_us = (u32)us;
+	else
+		p->srtt_us = p->srtt_us - (p->srtt_us >> 3) + ((u32)us >> 3);
+}
+
+/* ---- probes -------------------------------------------------------- */
+
+static void mrc_path_probe_failed(struct mrc_path_table *t, u32 idx,
+				  u8 reason, mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+
+	p->flags &= ~MRC_PATHF_PROBE_OUT;
+	p->stats.probes_failed++;
+	p->successes = 0;
+	mrc_sat_inc(&p->fails);
+	if (p->state == MRC_PATH_BACKUP && p->fails >= t->pol.fail_to_bad)
+		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
+}
+
+void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now)
+{
+	if (idx < t->count && (t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
+		mrc_path_probe_failed(t, idx, MRC_PR_PROBE_FAIL, now);
+}
+
+u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
+			u32 max, mrc_time_t *next)
+{
+	mrc_time_t deadline = MRC_PATH_NEVER;
+	struct mrc_path *p;
+	u32 i, n = 0;
+	u8 state;
+
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if ((p->state != MRC_PATH_ASSUMED_BAD &&
+		     p->state != MRC_PATH_BACKUP) || mrc_path_held(t, p))
+			continue;
+		if (now < p->next_probe || n >= max) {
+			deadline = min(deadline, p->next_probe);
+			continue;
+		}
+		state = p->state;
+		if (p->flags & MRC_PATHF_PROBE_OUT) {
+			mrc_path_probe_failed(t, i, MRC_PR_PROBE_FAIL, now);
+			if (p->state != state) {
+				deadline = min(deadline, p->next_probe);
+				continue;
+			}
+		}
+		p->flags |= MRC_PATHF_PROBE_OUT;
+		p->stats.probes_sent++;
+		p->next_probe = now + mrc_path_probe_ivl(t, p->state);
+		deadline = min(deadline, p->next_probe);
+		out[n++] = i;
+	}
+	*next = deadline;
+	return n;
+}
+
+void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
+			     mrc_time_t now, u32 mark)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
+		return;
+	p = &t->paths[idx];
+	p->last_heard = now;
+	if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
+		mrc_path_probe_failed(t, idx, MRC_PR_ALWAYS_SKIP, now);
+		return;
+	}
+	p->flags &= ~MRC_PATHF_PROBE_OUT;
+	p->stats.probes_ok++;
+	if (p->state != MRC_PATH_ASSUMED_BAD) {
+		p->fails = 0;
+		return;
+	}
+	if (mrc_path_held(t, p))
+		return;
+	mrc_sat_inc(&p->successes);
+	if (p->successes < t->pol.success_to_good)
+		return;
+	p->fails = 0;
+	mrc_path_restore(t, idx, MRC_PR_PROBE_OK,
+			 mark == MRC_PATH_MARK_SKIP_ONCE, now);
+}
+
+/* ---- links and the controller -------------------------------------- */
+
+static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
+			       mrc_time_t now)
+{
+	struct mrc_path *p;
+	u32 i;
+
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if (p->plane != plane)
+			continue;
+		/* Outstanding probes of the plane say nothing any more. */
+		p->flags &= ~MRC_PATHF_PROBE_OUT;
+		if (!mrc_path_in_use(p))
+			continue;
+		p->flags |= MRC_PATHF_LINK_OUT;
+		mrc_path_set_state(t, i, MRC_PATH_ASSUMED_BAD, reason, now);
+	}
+	/* No backup of a dead plane can help: only the floor may. */
+	mrc_path_floor(t, -1, now);
+}
+
+static void mrc_path_link_up(struct mrc_path_table *t, u32 plane, u8 reason,
+			     mrc_time_t now)
+{
+	struct mrc_path *p;
+	u32 i;
+
+	if (((t->plane_down | t->peer_down) >> plane) & 1)
+		return;
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if (p->plane != plane)
+			continue;
+		if (p->flags & MRC_PATHF_LINK_OUT) {
+			p->flags &= ~MRC_PATHF_LINK_OUT;
+			p->fails = 0;
+			mrc_path_restore(t, i, reason, false, now);
+		} else if (p->state == MRC_PATH_ASSUMED_BAD) {
+			/* Failed on its own before: probe it soon. */
+			p->next_probe = now;
+		}
+	}
+	mrc_path_replace(t, plane, now);
+}
+
+void mrc_path_set_plane(struct mrc_path_table *t, u32 plane, bool up,
+			mrc_time_t now)
+{
+	u32 bit;
+
+	if (plane >= MRC_PATH_MAX_PLANES)
+		return;
+	bit = 1U << plane;
+	if (!up && !(t->plane_down & bit)) {
+		t->plane_down |= bit;
+		mrc_path_link_down(t, plane, MRC_PR_PLANE_DOWN, now);
+	} else if (up && (t->plane_down & bit)) {
+		t->plane_down &= ~bit;
+		mrc_path_link_up(t, plane, MRC_PR_PLANE_UP, now);
+	}
+}
+
+void mrc_path_set_peer_ports(struct mrc_path_table *t, u32 up_mask,
+			     mrc_time_t now)
+{
+	u32 changed = ~up_mask ^ t->peer_down;
+	u32 plane, bit;
+
+	for (plane = 0; plane < MRC_PATH_MAX_PLANES; plane++) {
+		bit = 1U << plane;
+		if (!(changed & bit))
+			continue;
+		if (up_mask & bit) {
+			t->peer_down &= ~bit;
+			mrc_path_link_up(t, plane, MRC_PR_PEER_PORT_UP, now);
+		} else {
+			t->peer_down |= bit;
+			mrc_path_link_down(t, plane, MRC_PR_PEER_PORT_DOWN, now);
+		}
+	}
+}
+
+int mrc_path_set_denied(struct mrc_path_table *t, u32 idx, bool deny,
+			mrc_time_t now)
+{
+	struct mrc_path *p;
+	bool was_active;
+
+	if (idx >= t->count)
+		return -ENOENT;
+	p = &t->paths[idx];
+	if (deny) {
+		if (p->state == MRC_PATH_DENIED)
+			return 0;
+		was_active = mrc_path_in_use(p);
+		p->flags &= ~MRC_PATHF_LINK_OUT;
+		mrc_path_set_state(t, idx, MRC_PATH_DENIED, MRC_PR_ADMIN_DENY,
+				   now);
+		if (was_active)
+			mrc_path_refill(t, idx, now);
+		return 0;
+	}
+	if (p->state != MRC_PATH_DENIED)
+		return 0;
+	if (p->flags & MRC_PATHF_REMOVED)
+		return -EPERM;
+	p->fails = 0;
+	if (mrc_path_held(t, p)) {
+		p->flags |= MRC_PATHF_LINK_OUT;
+		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD,
+				   MRC_PR_ADMIN_ALLOW, now);
+		return 0;
+	}
+	mrc_path_restore(t, idx, MRC_PR_ADMIN_ALLOW, false, now);
+	return 0;
+}
+
+u32 mrc_path_set_cfg_denied(struct mrc_path_table *t, u32 cfg_id, bool deny,
+			    mrc_time_t now)
+{
+	u32 i, n = 0;
+	u8 before;
+
+	for (i = 0; i < t->count; i++) {
+		if (t->paths[i].cfg_id != cfg_id)
+			continue;
+		before = t->paths[i].state;
+		if (!mrc_path_set_denied(t, i, deny, now) &&
+		    t->paths[i].state != before)
+			n++;
+	}
+	return n;
+}
+
+u32 mrc_path_remove_cfg(struct mrc_path_table *t, u32 cfg_id,
+			mrc_time_t now)
+{
+	struct mrc_path *p;
+	bool was_active;
+	u32 i, n = 0;
+
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if (p->cfg_id != cfg_id || (p->flags & MRC_PATHF_REMOVED))
+			continue;
+		was_active = mrc_path_in_use(p);
+		p->flags = MRC_PATHF_REMOVED;
+		mrc_path_set_state(t, i, MRC_PATH_DENIED, MRC_PR_PATH_REMOVED,
+				   now);
+		p->reason = MRC_PR_PATH_REMOVED;
+		if (was_active)
+			mrc_path_refill(t, i, now);
+		n++;
+	}
+	return n;
+}
+
+/* ---- queries ------------------------------------------------------- */
+
+void mrc_path_tick(struct mrc_path_table *t, mrc_time_t now)
+{
+	u32 i;
+
+	for (i = 0; i < t->count; i++)
+		if (t->paths[i].state == MRC_PATH_SKIP &&
+		    now >= t->paths[i].skip_until)
+			mrc_path_set_state(t, i, MRC_PATH_GOOD,
+					   MRC_PR_SKIP_EXPIRED, now);
+}
+
+void mrc_path_count_states(const struct mrc_path_table *t,
+			   u32 counts[__MRC_PATH_STATE_MAX])
+{
+	u32 i;
+
+	memset(counts, 0, sizeof(u32) * __MRC_PATH_STATE_MAX);
+	for (i = 0; i < t->count; i++)
+		if (t->paths[i].state < __MRC_PATH_STATE_MAX)
+			counts[t->paths[i].state]++;
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The path (EV) table of one connection: its set of entropy values, their
+ * state machine, the scheduler that sprays packets over them, and the
+ * probes that bring failed ones back.
+ *
+ * The table lives in storage the caller sizes at connection setup; nothing
+ * here allocates. Every state change is reported through a callback so the
+ * kernel can emit netlink events and bump counters. Time is a parameter.
+ * Documentation/path-state-machine.md describes the states, transitions,
+ * replacement and floor rules.
+ *
+ * Not thread-safe: the caller serialises calls (the connection lock).
+ */
+#ifndef _MRC_PATH_H
+#define _MRC_PATH_H
+
+#include "mrc_core_types.h"
+#include "mrc_policy.h"
+#include <linux/mrc.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Planes are numbered 0..31 (a u32 bitmap describes them). */
+#define MRC_PATH_MAX_PLANES	32
+/* Largest table: indices are u16 and encoded in the EV's high half. */
+#define MRC_PATH_MAX_ENTRIES	65534U
+/* The scheduler reshuffles its rotation order every this many rotations. */
+#define MRC_PATH_RESHUFFLE	8
+/* Backups are probed this many probe intervals apart. */
+#define MRC_PATH_BACKUP_PROBE_MULT	8
+/* A time that never comes. */
+#define MRC_PATH_NEVER		(~0ULL)
+
+/*
+ * EV layout: bits 31..16 = entry index + 1 (so the reflected EV finds its
+ * entry in O(1) and is never 0); bits 15..0 = entropy, distinct across
+ * the table. Put the low bits in the UDP source port / flow label.
+ */
+#define MRC_PATH_EV_ENTROPY_MASK	0xffffU
+
+/**
+ * enum mrc_path_mark - the m field of a SACK, as the path table takes it
+ * (same values as enum mrc_sack_mark of the wire format).
+ * @MRC_PATH_MARK_NONE: nothing to say about the path.
+ * @MRC_PATH_MARK_SKIP_ONCE: the packet was ECN-marked: skip the path a while.
+ * @MRC_PATH_MARK_ALWAYS_SKIP: stop using the path until probes succeed.
+ */
+enum mrc_path_mark {
+	MRC_PATH_MARK_NONE,
+	MRC_PATH_MARK_SKIP_ONCE,
+	MRC_PATH_MARK_ALWAYS_SKIP,
+};
+
+/**
+ * enum mrc_path_flags - per-entry flags.
+ * @MRC_PATHF_LINK_OUT: taken out because its local plane or the peer's
+ *	port went down; comes back when both are up, without probing.
+ * @MRC_PATHF_PROBE_OUT: a probe is outstanding.
+ * @MRC_PATHF_REMOVED: its configured path was deleted; never comes back.
+ */
+enum mrc_path_flags {
+	MRC_PATHF_LINK_OUT	= 1 << 0,
+	MRC_PATHF_PROBE_OUT	= 1 << 1,
+	MRC_PATHF_REMOVED	= 1 << 2,
+};
+
+/**
+ * struct mrc_path_stats - per-path counters (wrapping u32; the kernel
+ * keeps 64-bit totals per connection).
+ * @tx_pkts: packets sent (retransmissions included).
+ * @retransmits: retransmissions sent.
+ * @losses: losses charged to the path (SACK gap or expected PSN).
+ * @timeouts: retransmission timeouts charged to the path.
+ * @ecn_marks: SACKs carrying SKIP_ONCE.
+ * @trims: NACKs reporting a trim (either kind).
+ * @probes_sent: probes sent.
+ * @probes_ok: probes answered.
+ * @probes_failed: probes unanswered or answered ALWAYS_SKIP.
+ */
+struct mrc_path_stats {
+	u32 tx_pkts;
+	u32 retransmits;
+	u32 losses;
+	u32 timeouts;
+	u32 ecn_marks;
+	u32 trims;
+	u32 probes_sent;
+	u32 probes_ok;
+	u32 probes_failed;
+};
+
+/**
+ * struct mrc_path - one entry (EV) of the table.
+ * @ev: the 32-bit entropy value (see MRC_PATH_EV_ENTROPY_MASK).
+ * @cfg_id: opaque id of the configured path it came from.
+ * @plane: plane number (0..31).
+ * @state: enum mrc_path_state.
+ * @reason: enum mrc_path_reason of the last transition.
+ * @flags: enum mrc_path_flags.
+ * @fails: consecutive failures (saturates at 255).
+ * @successes: consecutive answered probes (saturates at 255).
+ * @drops: losses and timeouts since the path was last GOOD (reported in
+ *	events).
+ * @tx_seq: per-path sequence number of the next packet sent on it.
+ * @ack_seq: per-path sequence number expected in the next acknowledgment.
+ * @srtt_us: smoothed RTT of the path in microseconds (0: no sample).
+ * @skip_until: end of the SKIP period.
+ * @next_probe: when the next probe is due (ASSUMED_BAD and BACKUP).
+ * @last_heard: last SACK, NACK or probe answer on the path.
+ * @stats: counters.
+ */
+struct mrc_path {
+	u32 ev;
+	u32 cfg_id;
+	u8 plane;
+	u8 state;
+	u8 reason;
+	u8 flags;
+	u8 fails;
+	u8 successes;
+	u32 drops;
+	u32 tx_seq;
+	u32 ack_seq;
+	u32 srtt_us;
+	mrc_time_t skip_until;
+	mrc_time_t next_probe;
+	mrc_time_t last_heard;
+	struct mrc_path_stats stats;
+};
+
+/**
+ * struct mrc_path_event - one state change, reported to the caller.
+ * @index: table index of the path.
+ * @ev: its EV.
+ * @cfg_id: its configured path.
+ * @plane: its plane.
+ * @old_state: enum mrc_path_state before.
+ * @new_state: enum mrc_path_state after.
+ * @reason: enum mrc_path_reason.
+ * @drops: losses and timeouts since the path was last GOOD.
+ */
+struct mrc_path_event {
+	u32 index;
+	u32 ev;
+	u32 cfg_id;
+	u8 plane;
+	u8 old_state;
+	u8 new_state;
+	u8 reason;
+	u32 drops;
+};
+
+/**
+ * struct mrc_path_notify - where state changes go.
+ * @event: called once per transition, in order, under the caller's lock;
+ *	must not call back into the table. May be NULL.
+ * @ctx: passed to @event.
+ */
+struct mrc_path_notify {
+	void (*event)(void *ctx, const struct mrc_path_event *ev);
+	void *ctx;
+};
+
+/**
+ * struct mrc_path_cand - a candidate path offered to mrc_path_build().
+ * @cfg_id: opaque id of the configured path.
+ * @ev_count: how many EVs it can provide: 1 for an SRv6 path (each EV
+ *	is its own route), many for an entropy path (ECMP picks by EV).
+ * @plane: plane number (0..31); others are ignored.
+ */
+struct mrc_path_cand {
+	u32 cfg_id;
+	u32 ev_count;
+	u8 plane;
+};
+
+/**
+ * struct mrc_prng - tiny deterministic PRNG (splitmix64).
+ * @state: the state; any value is a valid seed.
+ */
+struct mrc_prng {
+	u64 state;
+};
+
+/**
+ * struct mrc_path_table - the EV set of one connection.
+ * @paths: entries (caller storage, @capacity of them).
+ * @order: rotation order, a permutation of 0..@count-1 (caller storage,
+ *	@capacity entries).
+ * @capacity: size of both arrays.
+ * @count: entries in use.
+ * @cursor: next position in @order.
+ * @rotations: completed rotations since the last reshuffle.
+ * @plane_down: bitmap of local planes that are down.
+ * @peer_down: bitmap of planes whose port on the peer is down.
+ * @target: active paths wanted per plane (set by mrc_path_build()).
+ * @pol: copy of the failure policy.
+ * @notify: event sink.
+ * @rng: PRNG of the table (reshuffles).
+ */
+struct mrc_path_table {
+	struct mrc_path *paths;
+	u16 *order;
+	u32 capacity;
+	u32 count;
+	u32 cursor;
+	u32 rotations;
+	u32 plane_down;
+	u32 peer_down;
+	u16 target[MRC_PATH_MAX_PLANES];
+	struct mrc_policy pol;
+	struct mrc_path_notify notify;
+	struct mrc_prng rng;
+};
+
+/**
+ * mrc_prng_seed() - seed a PRNG.
+ * @r: PRNG.
+ * @seed: any value.
+ */
+void mrc_prng_seed(struct mrc_prng *r, u64 seed);
+
+/**
+ * mrc_prng_next() - next 64 random bits.
+ * @r: PRNG.
+ *
+ * Return: the next value of the splitmix64 sequence.
+ */
+u64 mrc_prng_next(struct mrc_prng *r);
+
+/**
+ * mrc_prng_below() - uniform-ish value below a bound, without division.
+ * @r: PRNG.
+ * @n: bound (> 0).
+ *
+ * Return: a value in [0, @n).
+ */
+u32 mrc_prng_below(struct mrc_prng *r, u32 n);
+
+/**
+ * mrc_path_table_init() - set up an empty table over caller storage.
+ * @t: table.
+ * @paths: @capacity entries.
+ * @order: @capacity u16 for the rotation order.
+ * @capacity: entries available (<= MRC_PATH_MAX_ENTRIES).
+ * @pol: failure policy, copied.
+ * @notify: event sink, copied (NULL: no events).
+ *
+ * Return: 0, or -EINVAL if @capacity is 0 or too large.
+ */
+int mrc_path_table_init(struct mrc_path_table *t, struct mrc_path *paths,
+			u16 *order, u32 capacity,
+			const struct mrc_policy *pol,
+			const struct mrc_path_notify *notify);
+
+/**
+ * mrc_path_set_policy() - switch to another policy (the knobs take effect
+ * at the next event; the EV set is not rebuilt).
+ * @t: table.
+ * @pol: policy, copied.
+ */
+void mrc_path_set_policy(struct mrc_path_table *t,
+			 const struct mrc_policy *pol);
+
+/**
+ * mrc_path_build() - choose the EV set from the candidate paths.
+ * @t: initialised table (any previous set is discarded).
+ * @cand: candidates, in any order.
+ * @ncand: number of candidates.
+ * @rng: caller's seeded PRNG; the table also seeds its own from it.
+ * @now: current time.
+ *
+ * Each plane with candidates gets an equal share of min(max_paths,
+ * capacity) EVs, drawn uniformly at random among its candidates' EVs
+ * (fewer if it has fewer); of each plane's share, policy.backups (but
+ * never all of it) become BACKUP and the rest GOOD. No events are sent.
+ *
+ * Return: number of entries, or -ENETUNREACH if no candidate can provide
+ * an EV.
+ */
+int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
+		   u32 ncand, struct mrc_prng *rng, mrc_time_t now);
+
+/**
+ * mrc_path_lookup_ev() - find the entry of a reflected EV.
+ * @t: table.
+ * @ev: EV from a SACK or NACK.
+ *
+ * Return: the index, or -ENOENT if no entry has that EV.
+ */
+int mrc_path_lookup_ev(const struct mrc_path_table *t, u32 ev);
+
+/**
+ * mrc_path_pick() - the path for the next packet.
+ * @t: table.
+ * @now: current time (SKIP periods that ended return to GOOD).
+ * @exclude: index to avoid (where a retransmitted packet was lost), or -1.
+ *
+ * Walks the rotation order from where it stopped and returns the next
+ * GOOD path other than @exclude, so that every GOOD path is used once per
+ * rotation. If there is none, falls back to a SKIP path, then to @exclude
+ * itself. ASSUMED_BAD, DENIED and BACKUP paths are never returned.
+ *
+ * Return: index, or -ENOENT if no path is usable at all.
+ */
+int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude);
+
+/**
+ * mrc_path_on_tx() - a packet is being sent on a path.
+ * @t: table.
+ * @idx: path index.
+ * @rtx: it is a retransmission.
+ *
+ * Return: the packet's per-path sequence number, for expected-PSN loss
+ * detection (store it with the packet; see mrc_path_on_acked_seq()).
+ */
+u32 mrc_path_on_tx(struct mrc_path_table *t, u32 idx, bool rtx);
+
+/**
+ * mrc_path_on_acked_seq() - the packet with per-path sequence @seq on
+ * path @idx was acknowledged.
+ * @t: table.
+ * @idx: path index.
+ * @seq: the number mrc_path_on_tx() returned for that packet.
+ *
+ * A path delivers in order, so packets sent on it before @seq and not yet
+ * acknowledged are lost (the caller confirms with its scoreboard and calls
+ * mrc_path_on_loss() for each).
+ *
+ * Return: how many per-path sequence numbers were skipped (0 in order,
+ * also 0 for an old or duplicate @seq).
+ */
+u32 mrc_path_on_acked_seq(struct mrc_path_table *t, u32 idx, u32 seq);
+
+/**
+ * mrc_path_on_sack() - a SACK reflected the EV of path @idx.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ * @mark: enum mrc_path_mark of the SACK.
+ *
+ * The path delivered: its failure count restarts. SKIP_ONCE skips a GOOD
+ * path for policy.skip_ns (if policy.ecn_response); ALWAYS_SKIP makes it
+ * ASSUMED_BAD at once.
+ */
+void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+		      u32 mark);
+
+/**
+ * mrc_path_on_trim() - a NACK TRIMMED or TRIMMED_LASTHOP on path @idx.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ * @last_hop: TRIMMED_LASTHOP (incast at the receiver): no penalty.
+ */
+void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+		      bool last_hop);
+
+/**
+ * mrc_path_on_loss() - a packet sent on path @idx was lost.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Counts toward policy.fail_to_bad consecutive failures.
+ */
+void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now);
+
+/**
+ * mrc_path_on_timeout() - the timer of a packet sent on path @idx expired.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ * @sent_at: when that packet was sent.
+ *
+ * If nothing was heard on the path since @sent_at (total silence), it
+ * becomes ASSUMED_BAD at once; otherwise this counts as a failure.
+ */
+void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
+			 mrc_time_t sent_at);
+
+/**
+ * mrc_path_on_rtt() - an RTT sample of path @idx (per-path RTT).
+ * @t: table.
+ * @idx: path index.
+ * @rtt_ns: the sample.
+ */
+void mrc_path_on_rtt(struct mrc_path_table *t, u32 idx, u64 rtt_ns);
+
+/**
+ * mrc_path_probe_poll() - which paths to probe now.
+ * @t: table.
+ * @now: current time.
+ * @out: indices of the paths to probe now.
+ * @max: room in @out.
+ * @next: set to when to call again (MRC_PATH_NEVER: nothing to probe).
+ *
+ * ASSUMED_BAD paths are probed every policy.probe_interval_ns and BACKUP
+ * paths MRC_PATH_BACKUP_PROBE_MULT times less often; paths held out by a
+ * down plane or peer port are not probed. A probe still unanswered when
+ * the next one is due has failed (a BACKUP that fails policy.fail_to_bad
+ * probes in a row becomes ASSUMED_BAD). The returned paths are recorded
+ * as probed: send one probe on each.
+ *
+ * Return: number of indices written to @out.
+ */
+u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
+			u32 max, mrc_time_t *next);
+
+/**
+ * mrc_path_probe_answered() - a probe on path @idx was answered.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ * @mark: enum mrc_path_mark of the answer.
+ *
+ * Answers with no probe outstanding are ignored. After
+ * policy.success_to_good answers in a row (one per probe interval) an
+ * ASSUMED_BAD path returns: GOOD (or SKIP if answered SKIP_ONCE) if its
+ * plane is short of active paths, else BACKUP (reason RETIRED). An
+ * ALWAYS_SKIP answer counts as a failed probe.
+ */
+void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
+			     mrc_time_t now, u32 mark);
+
+/**
+ * mrc_path_probe_lost() - a probe on path @idx is known to be lost.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Optional: mrc_path_probe_poll() declares unanswered probes lost itself.
+ */
+void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now);
+
+/**
+ * mrc_path_set_plane() - the local plane went down or came up.
+ * @t: table.
+ * @plane: plane number.
+ * @up: new state.
+ * @now: current time.
+ *
+ * Down: every GOOD or SKIP path of the plane becomes ASSUMED_BAD
+ * (PLANE_DOWN) at once and is not probed. Up: those paths return (GOOD,
+ * or BACKUP if the plane is full) unless the peer's port is still down.
+ */
+void mrc_path_set_plane(struct mrc_path_table *t, u32 plane, bool up,
+			mrc_time_t now);
+
+/**
+ * mrc_path_set_peer_ports() - the peer reported its port status.
+ * @t: table.
+ * @up_mask: bit p set when the peer's port of plane p is up.
+ * @now: current time.
+ *
+ * Like mrc_path_set_plane() for each plane whose bit changed, with
+ * reasons PEER_PORT_DOWN / PEER_PORT_UP.
+ */
+void mrc_path_set_peer_ports(struct mrc_path_table *t, u32 up_mask,
+			     mrc_time_t now);
+
+/**
+ * mrc_path_set_denied() - the controller denies or allows path @idx.
+ * @t: table.
+ * @idx: path index.
+ * @deny: true to deny, false to allow.
+ * @now: current time.
+ *
+ * Return: 0, -ENOENT for a bad index, -EPERM to allow a removed path.
+ */
+int mrc_path_set_denied(struct mrc_path_table *t, u32 idx, bool deny,
+			mrc_time_t now);
+
+/**
+ * mrc_path_set_cfg_denied() - deny or allow every EV of a configured path.
+ * @t: table.
+ * @cfg_id: configured path.
+ * @deny: true to deny, false to allow.
+ * @now: current time.
+ *
+ * Return: number of entries changed.
+ */
+u32 mrc_path_set_cfg_denied(struct mrc_path_table *t, u32 cfg_id, bool deny,
+			    mrc_time_t now);
+
+/**
+ * mrc_path_remove_cfg() - a configured path was deleted.
+ * @t: table.
+ * @cfg_id: configured path.
+ * @now: current time.
+ *
+ * Its EVs become DENIED (PATH_REMOVED) for good and are replaced.
+ *
+ * Return: number of entries removed.
+ */
+u32 mrc_path_remove_cfg(struct mrc_path_table *t, u32 cfg_id,
+			mrc_time_t now);
+
+/**
+ * mrc_path_tick() - housekeeping: end SKIP periods that are over.
+ * @t: table.
+ * @now: current time.
+ *
+ * mrc_path_pick() does this lazily; call this before reporting states.
+ */
+void mrc_path_tick(struct mrc_path_table *t, mrc_time_t now);
+
+/**
+ * mrc_path_count_states() - paths per state (for MRC_INFO).
+ * @t: table.
+ * @counts: filled with the number of paths in each enum mrc_path_state.
+ */
+void mrc_path_count_states(const struct mrc_path_table *t,
+			   u32 counts[__MRC_PATH_STATE_MAX]);
+
+/**
+ * mrc_path_active() - paths in use (GOOD or SKIP).
+ * @t: table.
+ *
+ * Return: their number.
+ */
+u32 mrc_path_active(const struct mrc_path_table *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _MRC_PATH_H */
