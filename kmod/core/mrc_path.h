@@ -26,7 +26,7 @@ extern "C" {
 /* Planes are numbered 0..31 (a u32 bitmap describes them). */
 #define MRC_PATH_MAX_PLANES	32
 /* Largest table: indices are u16 and encoded in the EV's high half. */
-#define MRC_PATH_MAX_ENTRIES	65534U
+#define MRC_PATH_MAX_ENTRIES	2047U	/* MRC_PATH_EV_INDEX_MASK */
 /* The scheduler reshuffles its rotation order every this many rotations. */
 #define MRC_PATH_RESHUFFLE	8
 /* Backups are probed this many probe intervals apart. */
@@ -35,11 +35,15 @@ extern "C" {
 #define MRC_PATH_NEVER		(~0ULL)
 
 /*
- * EV layout: bits 31..16 = entry index + 1 (so the reflected EV finds its
- * entry in O(1) and is never 0); bits 15..0 = entropy, distinct across
- * the table. Put the low bits in the UDP source port / flow label.
+ * EV layout: bits 31..16 = entry index + 1 (never 0); bits 15..0 = the
+ * wire value, which goes in the UDP source port and flow label and is all
+ * a receiver can reflect: its low MRC_PATH_EV_INDEX_BITS bits are the
+ * index + 1 again (so a reflected wire value finds its entry in O(1)), the
+ * bits above them random. Hence at most MRC_PATH_EV_INDEX_MASK entries.
  */
 #define MRC_PATH_EV_ENTROPY_MASK	0xffffU
+#define MRC_PATH_EV_INDEX_BITS		11
+#define MRC_PATH_EV_INDEX_MASK		((1U << MRC_PATH_EV_INDEX_BITS) - 1)
 
 /**
  * enum mrc_path_mark - the m field of a SACK, as the path table takes it
@@ -287,7 +291,7 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 /**
  * mrc_path_lookup_ev() - find the entry of a reflected EV.
  * @t: table.
- * @ev: EV from a SACK or NACK.
+ * @ev: a whole EV, or the 16-bit wire value reflected by a SACK or NACK.
  *
  * Return: the index, or -ENOENT if no entry has that EV.
  */

@@ -1027,3 +1027,35 @@ TEST_F(PathTable, EveryReasonIsReachable)
 	for (u8 r = MRC_PR_ECN; r < __MRC_PR_MAX; r++)
 		EXPECT_TRUE(reasons.count(r)) << "reason " << (int)r;
 }
+
+// Only the low 16 bits of an EV travel and come back in SACKs: they alone
+// must find the entry, and differ across the table.
+TEST(PathWire, ReflectedWireValueFindsItsEntry)
+{
+	std::vector<mrc_path> paths(300);
+	std::vector<u16> order(300);
+	mrc_policy pol;
+	mrc_policy_default(&pol);
+	pol.max_paths = 300;
+	mrc_path_table t;
+	ASSERT_EQ(mrc_path_table_init(&t, paths.data(), order.data(), 300, &pol, nullptr), 0);
+	mrc_path_cand cand[4];
+	for (u32 i = 0; i < 4; i++)
+		cand[i] = {i, 100, static_cast<u8>(i)};
+	mrc_prng rng;
+	mrc_prng_seed(&rng, 7);
+	int n = mrc_path_build(&t, cand, 4, &rng, 0);
+	ASSERT_GT(n, 200);
+	std::set<u32> wires;
+	for (int i = 0; i < n; i++) {
+		u32 wire = t.paths[i].ev & MRC_PATH_EV_ENTROPY_MASK;
+		EXPECT_NE(wire, 0u);
+		EXPECT_TRUE(wires.insert(wire).second) << "duplicate wire value";
+		EXPECT_EQ(mrc_path_lookup_ev(&t, wire), i);
+		EXPECT_EQ(mrc_path_lookup_ev(&t, t.paths[i].ev), i);
+	}
+	// A wire value whose index bits name another entry is rejected.
+	u32 forged = (t.paths[0].ev & MRC_PATH_EV_ENTROPY_MASK) ^ 0x8000;
+	EXPECT_EQ(mrc_path_lookup_ev(&t, forged), -ENOENT);
+	EXPECT_EQ(mrc_path_lookup_ev(&t, 0), -ENOENT);
+}
