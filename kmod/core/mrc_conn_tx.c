@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection engine, packets out: data (retransmissions first, on
+ * another path), then SACKs, NACKs and probes.
+ */
+#include "mrc_conn_int.h"
+
+static bool mrc_conn_seq(const struct mrc_conn *conn)
+{
+	return conn->p.sock_type == MRC_CONN_SEQPACKET;
+}
+
+/* Is there new data (or an empty message) the application queued? */
+static bool mrc_conn_has_new(const struct mrc_conn *conn)
+{
+	if (mrc_conn_seq(conn))
+		return conn->txm_send != conn->txm_tail;
+	return conn->snd_nxt < conn->snd_end;
+}
+
+/*
+ * Nothing in flight, yet something waits (data, a lost packet, or a tail
+ * the peer has not cumulatively acknowledged): without a timer this would
+ * hang. Arm the persist timer; when it fires a probe asks for a SACK
+ * (it carries credit and the cumulative ack) and the retry budget counts.
+ */
+static void mrc_conn_update_persist(struct mrc_conn *conn, u64 now)
+{
+	const struct mrc_tx *tx = &conn->tx;
+	bool stuck = !tx->inflight_pkts &&
+		     (tx->lost_pkts || tx->una != tx->nxt ||
+		      mrc_conn_has_new(conn));
+
+	if (!stuck)
+		conn->persist_at = 0;
+	else if (!conn->persist_at)
+		conn->persist_at = now + mrc_rtt_rto(&conn->rtt);
+}
+
+static void mrc_conn_fill_desc(const struct mrc_conn *conn, u32 psn, u64 off,
+			       u32 len, u32 user, u8 opcode, u16 path,
+			       u64 now, struct mrc_tx_desc *d)
+{
+	const struct mrc_path *p = &conn->paths.paths[path];
+
+	memset(d, 0, sizeof(*d));
+	d->off = off;
+	d->len = len;
+	d->psn = psn;
+	d->msn = (u16)user;
+	d->opcode = opcode;
+	d->path = path;
+	d->plane = p->plane;
+	d->ev = p->ev;
+	d->cfg_id = p->cfg_id;
+	d->tx_ts = (u16)(now >> MRC_CONN_TS_SHIFT);
+	if (mrc_conn_seq(conn)) {
+		const struct mrc_conn_txmsg *m =
+			&conn->txm[user & conn->txm_mask];
+
+		d->dma_len = m->len;
+		d->rqmsn = (u16)user;
+		if (mrc_op_has_imm(opcode))
+			d->imm = m->len;
+	} else {
+		d->dma_len = len;
+	}
+}
+
+static int mrc_conn_next_rtx(struct mrc_conn *conn, u64 now, u64 cwnd,
+			     struct mrc_tx_desc *d)
+{
+	struct mrc_tx_lost l;
+	int path;
+
+	if (!mrc_tx_peek_lost(&conn->tx, &l))
+		return 0;
+	if (conn->tx.inflight_bytes >= cwnd)
+		return -EAGAIN;
+	path = mrc_path_pick(&conn->paths, now, l.path);
+	if (path < 0)
+		return -EAGAIN;
+	if (mrc_tx_send_rtx(&conn->tx, l.psn, (u16)path, now))
+		return -EAGAIN;
+	mrc_path_on_tx(&conn->paths, path, true);
+	mrc_conn_fill_desc(conn, l.psn, l.off, l.len, l.user, l.flags,
+			   (u16)path, now, d);
+	d->rtx = true;
+	d->ack_req = true;
+	conn->st.rtx_pkts++;
+	return 1;
+}
+
+/* Size and opcode of the next new packet; 0 bytes and false: wait. */
+static bool mrc_conn_next_new(struct mrc_conn *conn, u32 *len, u8 *op,
+			      u32 *user, bool *msg_last)
+{
+	bool credit = conn->p.caps & MRC_CAP_CREDIT;
+	u32 mss = conn->p.max_payload;
+	const struct mrc_conn_txmsg *m;
+	u64 rem, end;
+	bool first, last;
+
+	if (!mrc_conn_seq(conn)) {
+		rem = conn->snd_end - conn->snd_nxt;
+		*len = credit ? mrc_credit_tx_sendable(&conn->ctx,
+						       conn->snd_nxt, rem) :
+				(u32)min_t(u64, rem, mss);
+		*op = MRC_OP_WRITE_ONLY;
+		*user = conn->pkt_msn;
+		*msg_last = true;
+		return *len != 0;
+	}
+	m = &conn->txm[conn->txm_send & conn->txm_mask];
+	end = m->off + m->len;
+	rem = end - conn->snd_nxt;
+	if (!rem) {
+		*len = 0;
+	} else {
+		*len = credit ? mrc_credit_tx_sendable(&conn->ctx,
+						       conn->snd_nxt, rem) :
+				(u32)min_t(u64, rem, mss);
+		if (!*len)
+			return false;
+	}
+	first = conn->snd_nxt == m->off;
+	last = conn->snd_nxt + *len == end;
+	if (first && last)
+		*op = MRC_OP_WRITE_ONLY_IMM;
+	else if (first)
+		*op = MRC_OP_WRITE_FIRST;
+	else if (last)
+		*op = MRC_OP_WRITE_LAST_IMM;
+	else
+		*op = MRC_OP_WRITE_MIDDLE;
+	*user = conn->txm_send;
+	*msg_last = last;
+	return true;
+}
+
+/**
+ * mrc_conn_next_tx() - the next data packet to send, if any.
+ * @conn: connection.
+ * @now: current time.
+ * @d: filled with the packet to send: build its headers with
+ *	mrc_conn_build_data_hdr(), append the stream bytes
+ *	[@d->off, @d->off + @d->len) and mrc_pad_len() zero bytes, and send
+ *	it on the path @d->cfg_id with entropy @d->ev.
+ *
+ * Retransmissions come first, each on another path than the one that
+ * lost it when any is usable; then new data while the congestion window,
+ * the peer's credit and its MPR allow. The packet is recorded as sent
+ * (a packet the glue fails to send is simply lost). Call until it
+ * returns 0 after every event: that also arms the persist timer.
+ *
+ * Return: 1 with @d filled, 0 when nothing may be sent now.
+ */
+int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
+{
+	struct mrc_tx_pkt tp;
+	u32 len, user, psn;
+	bool last;
+	u64 cwnd;
+	int path, r;
+	u8 op;
+
+	if (conn->err)
+		return 0;
+	conn->now = now;
+	cwnd = mrc_cc_cwnd(&conn->cc);
+	r = mrc_conn_next_rtx(conn, now, cwnd, d);
+	if (r > 0)
+		goto sent;
+	if (r < 0 || !mrc_conn_has_new(conn) ||
+	    !mrc_tx_can_send(&conn->tx, U32_MAX, cwnd) ||
+	    !mrc_conn_next_new(conn, &len, &op, &user, &last))
+		goto idle;
+	path = mrc_path_pick(&conn->paths, now, -1);
+	if (path < 0)
+		goto idle;
+	tp.off = conn->snd_nxt;
+	tp.len = len;
+	tp.user = user;
+	tp.flags = op;
+	if (mrc_tx_send_new(&conn->tx, &tp, (u16)path, now, &psn))
+		goto idle;
+	mrc_path_on_tx(&conn->paths, path, false);
+	mrc_conn_fill_desc(conn, psn, tp.off, len, user, op, (u16)path, now,
+			   d);
+	conn->snd_nxt += len;
+	if (mrc_conn_seq(conn)) {
+		if (last) {
+			conn->txm[conn->txm_send & conn->txm_mask].last_psn =
+				psn;
+			conn->txm_send++;
+		}
+	} else {
+		conn->pkt_msn++;
+	}
+	/* the tail of what is queued: ask for a SACK at once */
+	d->ack_req = !mrc_conn_has_new(conn);
+sent:
+	conn->persist_at = 0;
+	conn->st.tx_pkts++;
+	conn->st.tx_bytes += d->len;
+	return 1;
+idle:
+	mrc_conn_update_persist(conn, now);
+	return 0;
+}
+
+/**
+ * mrc_conn_data_pkt() - the headers of a data packet as a struct mrc_pkt.
+ * @conn: connection.
+ * @d: descriptor from mrc_conn_next_tx().
+ * @pkt: filled (fully overwritten).
+ */
+void mrc_conn_data_pkt(const struct mrc_conn *conn,
+		       const struct mrc_tx_desc *d, struct mrc_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = MRC_PKT_DATA;
+	pkt->bth.opcode = d->opcode;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = conn->p.peer_qpn;
+	pkt->bth.ack_req = d->ack_req;
+	pkt->bth.rtx = d->rtx;
+	pkt->bth.psn = d->psn;
+	pkt->u.data.rqmsn = d->rqmsn;
+	pkt->u.data.msn = d->msn;
+	if (conn->p.caps & MRC_CAP_TSETH) {
+		pkt->bth.ts = true;
+		pkt->u.data.tseth.tx_ts = d->tx_ts;
+	}
+	pkt->u.data.va = d->off;
+	pkt->u.data.r_key = conn->p.tx_r_key;
+	pkt->u.data.dma_len = d->dma_len;
+	pkt->u.data.imm = d->imm;
+	pkt->u.data.payload_len = d->len;
+}
+
+/**
+ * mrc_conn_build_data_hdr() - encode the headers of a data packet.
+ * @conn: connection.
+ * @d: descriptor from mrc_conn_next_tx().
+ * @buf: output (MRC_DATA_HDR_MAX bytes always suffice).
+ * @cap: room in @buf.
+ *
+ * Return: header length, or a negative enum mrc_wire_err.
+ */
+int mrc_conn_build_data_hdr(const struct mrc_conn *conn,
+			    const struct mrc_tx_desc *d, u8 *buf, u32 cap)
+{
+	struct mrc_pkt pkt;
+
+	mrc_conn_data_pkt(conn, d, &pkt);
+	return mrc_pkt_encode(&pkt, buf, cap);
+}
+
+static void mrc_conn_ctrl_init(const struct mrc_conn *conn,
+			       struct mrc_pkt *pkt, enum mrc_pkt_type type,
+			       u8 opcode)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = type;
+	pkt->bth.opcode = opcode;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = conn->p.peer_qpn;
+}
+
+static void mrc_conn_build_sack(struct mrc_conn *conn,
+				const struct mrc_conn_ack *a,
+				struct mrc_pkt *pkt)
+{
+	struct mrc_sack *s = &pkt->u.sack;
+
+	mrc_conn_ctrl_init(conn, pkt, MRC_PKT_SACK, MRC_OP_SACK);
+	s->mark = a->ce ? MRC_MARK_SKIP_ONCE : MRC_MARK_NONE;
+	s->probe_resp = a->probe;
+	s->entropy = a->ev;
+	mrc_rx_fill_sack(&conn->rx, a->psn, s);
+	s->cc.tx_ts = a->ts_valid ? a->tx_ts : 0;
+	s->cc.ts_valid = a->ts_valid;
+	s->cc.rcvd_bytes = (u32)(conn->st.rx_bytes & 0xffffff);
+	if (conn->p.caps & MRC_CAP_CREDIT) {
+		s->has_credit = true;
+		s->credit.port_status = ~conn->paths.plane_down;
+		s->credit.credit = mrc_credit_rx_advertise(&conn->crx);
+	}
+	if (!mrc_rx_sack_pending(&conn->rx))
+		conn->sack_deadline = 0;
+}
+
+static void mrc_conn_build_probe(struct mrc_conn *conn, u64 now,
+				 struct mrc_pkt *pkt)
+{
+	mrc_conn_ctrl_init(conn, pkt, MRC_PKT_PROBE, MRC_OP_PROBE);
+	pkt->u.probe.probe_id = ++conn->probe_id;
+	pkt->u.probe.tx_time = now;
+	conn->st.probes_sent++;
+}
+
+static bool mrc_conn_probe_wanted(const struct mrc_path *p)
+{
+	return (p->state == MRC_PATH_ASSUMED_BAD ||
+		p->state == MRC_PATH_BACKUP) &&
+	       (p->flags & MRC_PATHF_PROBE_OUT);
+}
+
+/**
+ * mrc_conn_next_ctrl() - the next control packet to send, if any.
+ * @conn: connection.
+ * @now: current time.
+ * @pkt: filled with the packet: encode it with mrc_pkt_encode().
+ * @ev: set to the EV (one of our paths) to send it on; the path's route
+ *	is mrc_conn_path(conn, mrc_conn_path_of_ev(conn, *ev))->cfg_id.
+ *
+ * In order: a NACK, SACKs (coalesced per the SACK policy; they go out on
+ * one of our usable paths and reflect the trigger's EV inside the SETH),
+ * path probes (each on the path it tests), a persist probe.
+ *
+ * Return: 1 with @pkt and @ev filled, 0 when nothing is due.
+ */
+int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
+		       u32 *ev)
+{
+	struct mrc_conn_ack a;
+	int path;
+	u32 idx;
+
+	if (conn->err)
+		return 0;
+	conn->now = now;
+	if (conn->nack_pending || conn->ackq_n || conn->persist_probe) {
+		path = mrc_path_pick(&conn->paths, now, -1);
+		if (path < 0) {
+			/* nowhere to send: SACKs are cumulative, drop them */
+			conn->nack_pending = false;
+			conn->ackq_n = 0;
+			conn->persist_probe = false;
+		} else if (conn->nack_pending) {
+			conn->nack_pending = false;
+			mrc_conn_ctrl_init(conn, pkt, MRC_PKT_NACK,
+					   MRC_OP_NACK);
+			pkt->u.nack = conn->nack;
+			*ev = conn->paths.paths[path].ev;
+			goto out;
+		} else if (conn->ackq_n) {
+			a = conn->ackq[0];
+			conn->ackq_n--;
+			memmove(conn->ackq, conn->ackq + 1,
+				conn->ackq_n * sizeof(conn->ackq[0]));
+			mrc_conn_build_sack(conn, &a, pkt);
+			*ev = conn->paths.paths[path].ev;
+			goto out;
+		} else {
+			conn->persist_probe = false;
+			conn->persist_out = true;
+			mrc_conn_build_probe(conn, now, pkt);
+			*ev = conn->paths.paths[path].ev;
+			goto out;
+		}
+	}
+	while (conn->probeq_n) {
+		idx = conn->probeq[--conn->probeq_n];
+		if (idx >= conn->paths.count ||
+		    !mrc_conn_probe_wanted(&conn->paths.paths[idx]))
+			continue;
+		mrc_conn_build_probe(conn, now, pkt);
+		*ev = conn->paths.paths[idx].ev;
+		goto out;
+	}
+	return 0;
+out:
+	conn->st.tx_ctrl++;
+	return 1;
+}
+
+/**
+ * mrc_conn_reset_pkt() - build a RESET to abort the connection.
+ * @conn: connection.
+ * @reason: MRC_RESET_*.
+ * @psn: PSN of the packet that provoked it, else 0.
+ * @pkt: filled (fully overwritten): encode it and send it to QPN 1.
+ */
+void mrc_conn_reset_pkt(const struct mrc_conn *conn, u8 reason, u32 psn,
+			struct mrc_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = MRC_PKT_RESET;
+	pkt->bth.opcode = MRC_OP_RESET;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = MRC_QPN_CM;
+	pkt->u.reset.reason = reason;
+	pkt->u.reset.src_qpn = conn->p.local_qpn;
+	pkt->u.reset.dst_qpn = conn->p.peer_qpn;
+	pkt->u.reset.r_key = conn->p.rx_r_key;
+	pkt->u.reset.psn = psn & MRC_PSN_MASK;
+}
