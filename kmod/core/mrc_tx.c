@@ -379,8 +379,18 @@ static u32 mrc_tx_per_path(struct mrc_tx *tx, const struct mrc_tx_sack_view *v,
 	    t->path != path || mrc_psn_before(v->ack_psn, tx->una))
 		return 0;
 	for (idx = tx->paths[path].list.head; idx != trig; idx = next) {
+		u32 psn = mrc_tx_psn_of(tx, idx);
+
 		next = tx->ring[idx].link_next;
-		if (!mrc_tx_view_acks(v, mrc_tx_psn_of(tx, idx)))
+		/*
+		 * Between the cumulative ack and the bitmap the SACK says
+		 * nothing: the packet may have arrived (its own SACK is on
+		 * a slower reverse path). Only what the SACK covers counts.
+		 */
+		if (mrc_psn_after_eq(psn, v->cack) &&
+		    mrc_psn_before(psn, v->base))
+			continue;
+		if (!mrc_tx_view_acks(v, psn))
 			lost += mrc_tx_to_lost(tx, idx, MRC_LOSS_PER_PATH, 0);
 	}
 	return lost;

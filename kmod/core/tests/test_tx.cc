@@ -419,6 +419,33 @@ TEST(Tx, PerPathLoss)
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(2), 1, -1, &lp), 0);
 }
 
+// A SACK whose bitmap starts above the cumulative ack says nothing about
+// the PSNs in between: per-path detection must not call them lost (their
+// own SACKs may come later on a slower reverse path).
+TEST(Tx, PerPathIgnoresPsnsTheSackDoesNotCover)
+{
+	Tx t(0xffffe0, 256);
+	mrc_tx_ack res;
+
+	t.tx.gap_thresh = 0;
+	for (int i = 0; i < 100; i++)	// path 0: even, path 1: odd
+		t.send(i % 2, i);
+	// cack 0, bitmap 36..99 (ends at the trigger 98, on path 0)
+	ASSERT_EQ(t.sack(t.psn(0), t.psn(35), ~0ULL & ~1ULL, t.psn(98), 0, 50,
+			 &res), 0);
+	// only 0 (at the cumulative ack, not covered) is unknown too; the
+	// even PSNs 2..34 are unknown: none lost
+	EXPECT_EQ(res.lost, 0u);
+	EXPECT_EQ(t.tx.lost_by_cause[MRC_LOSS_PER_PATH], 0u);
+	// a SACK covering them proves the loss
+	u64 bm = 0;
+	for (int i = 1; i < 64; i++)
+		bm |= 1ULL << i;
+	ASSERT_EQ(t.sack(t.psn(0), t.psn(0), bm & ~(1ULL << 2), t.psn(4), 0,
+			 60, &res), 0);
+	EXPECT_EQ(res.lost, 2u);	// 0 and 2, sent on path 0 before 4
+}
+
 TEST(Tx, RtoExpiry)
 {
 	Tx t(0, 100);
