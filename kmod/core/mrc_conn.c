@@ -181,6 +181,24 @@ size_t mrc_conn_storage_size(const struct mrc_conn_params *p)
 	return l.total;
 }
 
+/**
+ * mrc_conn_probe_soon() - make sure the probe poll runs by @when.
+ * @conn: connection.
+ * @when: time a path may need a probe.
+ */
+void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when)
+{
+	if (!conn->probe_deadline || when < conn->probe_deadline)
+		conn->probe_deadline = when ? when : 1;
+}
+
+static u64 mrc_conn_probe_ivl(const struct mrc_conn *conn, u8 state)
+{
+	u64 ivl = conn->paths.pol.probe_interval_ns;
+
+	return state == MRC_PATH_BACKUP ? ivl * MRC_PATH_BACKUP_PROBE_MULT : ivl;
+}
+
 static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 {
 	struct mrc_conn *conn = ctx;
@@ -197,6 +215,10 @@ static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 	ev.cfg_id = pe->cfg_id;
 	ev.drops = pe->drops;
 	ev.time = conn->now;
+	if (pe->new_state == MRC_PATH_ASSUMED_BAD ||
+	    pe->new_state == MRC_PATH_BACKUP)
+		mrc_conn_probe_soon(conn, conn->now +
+				    mrc_conn_probe_ivl(conn, pe->new_state));
 	if (pe->new_state == MRC_PATH_SKIP) {
 		u64 until = conn->now + conn->paths.pol.skip_ns;
 
@@ -395,8 +417,16 @@ void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now)
 		return;
 	while (n-- && idx != MRC_TX_NIL) {
 		const struct mrc_tx_entry *e = &tx->ring[idx];
+		const struct mrc_path *p = mrc_conn_path(conn, e->path);
 
-		mrc_path_on_loss(&conn->paths, e->path, now);
+		/*
+		 * Spraying reorders: a SACK-gap loss blames its path only if
+		 * nothing was heard on it since the packet left (a dead
+		 * path); per-path losses are exact and always count.
+		 */
+		if (p && (e->cause != MRC_LOSS_SACK_GAP ||
+			  p->last_heard <= e->sent_ns))
+			mrc_path_on_loss(&conn->paths, e->path, now);
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
 		idx = e->link_prev;
@@ -840,6 +870,7 @@ void mrc_conn_set_plane(struct mrc_conn *conn, u32 plane, bool up, u64 now)
 
 	conn->now = now;
 	mrc_path_set_plane(&conn->paths, plane, up, now);
+	mrc_conn_probe_soon(conn, now);
 	if (conn->paths.plane_down != before)
 		mrc_conn_ports_changed(conn);
 }
@@ -856,6 +887,7 @@ void mrc_conn_set_peer_ports(struct mrc_conn *conn, u32 up_mask, u64 now)
 	conn->now = now;
 	conn->peer_ports = up_mask;
 	mrc_path_set_peer_ports(&conn->paths, up_mask, now);
+	mrc_conn_probe_soon(conn, now);
 }
 
 /**

@@ -49,6 +49,7 @@ extern "C" {
 /* Small fixed queues inside struct mrc_conn. */
 #define MRC_CONN_ACKQ		16	/* pending SACK triggers */
 #define MRC_CONN_PROBEQ		16	/* path probes to send */
+#define MRC_CONN_PROBE_FANOUT	8	/* paths a probe answer goes out on */
 
 /* Defaults of struct mrc_conn_params (mrc_conn_params_default()). */
 #define MRC_CONN_DEF_MPR_UNITS		8	/* 1024 PSNs each way */
@@ -438,6 +439,12 @@ struct mrc_conn_ack {
  * @sack_deadline: when the delayed SACK is due (0: none).
  * @nack_pending: a NACK is to be sent.
  * @nack: it (reason, psn, entropy, tx_ts).
+ * @fan_ack: the probe answer being fanned out.
+ * @fan_left: copies of it still to send (each on another path: the
+ *	peer's probe proves its path, not ours, so the answer must find a
+ *	working path of ours even when our active ones are dead).
+ * @fan_first: the path its first copy went out on.
+ * @fan_cursor: rotation over our paths for the copies.
  * @probeq: paths to probe.
  * @probeq_n: their number.
  * @probe_deadline: when mrc_path_probe_poll() is due (0: never).
@@ -505,6 +512,10 @@ struct mrc_conn {
 	u64 sack_deadline;
 	bool nack_pending;
 	struct mrc_nack nack;
+	struct mrc_conn_ack fan_ack;
+	u32 fan_left;
+	u32 fan_first;
+	u32 fan_cursor;
 	u16 probeq[MRC_CONN_PROBEQ];
 	u32 probeq_n;
 	u64 probe_deadline;

@@ -18,6 +18,7 @@ void mrc_conn_fail(struct mrc_conn *conn, int err, u64 now);
 void mrc_conn_push_ack(struct mrc_conn *conn, const struct mrc_conn_ack *a);
 void mrc_conn_progress(struct mrc_conn *conn);
 void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now);
+void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when);
 u32 mrc_conn_tx_psn(const struct mrc_tx *tx, u32 idx);
 
 #ifdef __cplusplus

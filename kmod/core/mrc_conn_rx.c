@@ -280,6 +280,7 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 			conn->peer_ports = s->credit.port_status;
 			mrc_path_set_peer_ports(&conn->paths,
 						s->credit.port_status, now);
+			mrc_conn_probe_soon(conn, now);
 		}
 	}
 	if (s->mpr) {

@@ -307,6 +307,25 @@ static bool mrc_conn_probe_wanted(const struct mrc_path *p)
 	       (p->flags & MRC_PATHF_PROBE_OUT);
 }
 
+/* Next path for a copy of a probe answer: any path not denied or held out. */
+static int mrc_conn_fan_path(struct mrc_conn *conn)
+{
+	const struct mrc_path_table *t = &conn->paths;
+	u32 n, idx;
+
+	for (n = 0; n < t->count; n++) {
+		const struct mrc_path *p;
+
+		idx = conn->fan_cursor++ % t->count;
+		p = &t->paths[idx];
+		if (idx == conn->fan_first || p->state == MRC_PATH_DENIED ||
+		    (((t->plane_down | t->peer_down) >> p->plane) & 1))
+			continue;
+		return idx;
+	}
+	return -ENOENT;
+}
+
 /**
  * mrc_conn_next_ctrl() - the next control packet to send, if any.
  * @conn: connection.
@@ -331,6 +350,16 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 	if (conn->err)
 		return 0;
 	conn->now = now;
+	if (conn->fan_left) {
+		conn->fan_left--;
+		path = mrc_conn_fan_path(conn);
+		if (path >= 0) {
+			mrc_conn_build_sack(conn, &conn->fan_ack, pkt);
+			*ev = conn->paths.paths[path].ev;
+			goto out;
+		}
+		conn->fan_left = 0;
+	}
 	if (conn->nack_pending || conn->ackq_n || conn->persist_probe) {
 		path = mrc_path_pick(&conn->paths, now, -1);
 		if (path < 0) {
@@ -352,6 +381,12 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 				conn->ackq_n * sizeof(conn->ackq[0]));
 			mrc_conn_build_sack(conn, &a, pkt);
 			*ev = conn->paths.paths[path].ev;
+			if (a.probe) {
+				conn->fan_ack = a;
+				conn->fan_first = path;
+				conn->fan_left = min_t(u32, conn->paths.count,
+						       MRC_CONN_PROBE_FANOUT) - 1;
+			}
 			goto out;
 		} else {
 			conn->persist_probe = false;

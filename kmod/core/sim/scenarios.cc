@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+// The simulator's scenarios. Each is a function of (name, seed): the seed
+// varies the fault's victim, timing and the network's randomness.
+#include "sim.h"
+
+#include <random>
+
+namespace mrcsim {
+namespace {
+
+constexpr uint64_t kUs = 1000, kMs = 1000000;
+
+void base(Scenario &sc, uint32_t planes, uint32_t per_plane, std::mt19937_64 &g)
+{
+	sc.planes = planes;
+	sc.per_plane = per_plane;
+	sc.paths.assign(planes * per_plane, PathCfg{});
+	for (auto &p : sc.paths) {
+		p.delay_ns = 8 * kUs + g() % (8 * kUs); // paths differ
+		p.jitter_ns = 2 * kUs;
+		p.rate_bps = 2000000000ULL;
+	}
+	mrc_conn_params &c = sc.params;
+	mrc_conn_params_default(&c);
+	c.policy.rto_min_ns = 200 * kUs;
+	c.policy.rto_max_ns = 10 * kMs;
+	c.policy.retry_limit = 8;
+	c.policy.probe_interval_ns = 500 * kUs;
+	c.policy.skip_ns = 100 * kUs;
+	c.policy.max_paths = 64;
+	c.policy.backups = 0;
+	c.policy.min_active = 2;
+	c.ack_delay_ns = 20 * kUs;
+	c.handshake_rtt_ns = 40 * kUs;
+	mrc_cc_params_default(&c.cc, c.max_payload, 40 * kUs,
+			      2000000000ULL * planes * per_plane);
+}
+
+} // namespace
+
+const std::vector<std::string> &scenario_names()
+{
+	static const std::vector<std::string> names = {
+		"clean",      "seqpacket",  "loss",	  "bursty",	  "reorder",
+		"corrupt",    "blackhole",  "blackhole8", "flap",	  "plane_down",
+		"ecn",	      "slow_reader", "all_dead",   "outage",	  "chaos",
+	};
+	return names;
+}
+
+bool make_scenario(const std::string &name, uint64_t seed, Scenario &sc)
+{
+	std::mt19937_64 g(seed * 1000003 + name.size());
+	auto pick = [&](uint64_t n) { return (uint32_t)(g() % n); };
+
+	sc = Scenario{};
+	sc.name = name;
+	base(sc, 4, 2, g);
+	uint32_t np = sc.planes * sc.per_plane;
+	uint64_t fault = 300 * kUs + g() % (300 * kUs);
+
+	if (name == "clean") {
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+	} else if (name == "seqpacket") {
+		sc.sock_type = MRC_CONN_SEQPACKET;
+		sc.msg_max = pick(2) ? 200 : 20000;
+		for (auto &p : sc.paths)
+			p.loss = 0.005;
+	} else if (name == "loss") {
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		for (auto &p : sc.paths)
+			p.loss = 0.01 + 0.01 * pick(3);
+	} else if (name == "bursty") {
+		for (auto &p : sc.paths) {
+			p.ge_gb = 0.005;
+			p.ge_bg = 0.3;
+			p.ge_loss = 0.8;
+		}
+	} else if (name == "reorder") {
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		for (auto &p : sc.paths) {
+			p.reorder = 0.05;
+			p.dup = 0.02;
+			p.jitter_ns = 10 * kUs;
+		}
+	} else if (name == "corrupt") {
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		for (auto &p : sc.paths)
+			p.corrupt = 0.02;
+	} else if (name == "blackhole" || name == "blackhole8") {
+		// the required result: a silent blackhole of 1 of 8 paths;
+		// delivery resumes within 2 x rto_min in every seed
+		if (name == "blackhole8") {
+			sc.paths.clear();
+			base(sc, 8, 1, g);
+			np = 8;
+		}
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		sc.fault_at = fault;
+		sc.blackholes.push_back({pick(np), Window{fault, ~0ULL}});
+		sc.stall_limit_ns = 2 * sc.params.policy.rto_min_ns;
+	} else if (name == "flap") {
+		sc.fault_at = fault;
+		sc.flapping.push_back(pick(np));
+		sc.flap_period_ns = 100 * kUs + g() % (400 * kUs);
+	} else if (name == "plane_down") {
+		// side A's port of one plane goes down, later up: A's engine
+		// is told (local), B learns it from A's port status (remote)
+		sc.fault_at = fault;
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		sc.plane_down.push_back({pick(sc.planes), Window{fault, fault + 400 * kUs}});
+		sc.stall_limit_ns = 2 * sc.params.policy.rto_min_ns;
+	} else if (name == "ecn") {
+		uint32_t plane = pick(sc.planes);
+		for (uint32_t i = 0; i < np; i++)
+			if (i / sc.per_plane == plane)
+				sc.paths[i].ecn = 0.3;
+	} else if (name == "slow_reader") {
+		sc.rcvbuf = 16 * 1024;
+		sc.read_period_ns = 50 * kUs + g() % (200 * kUs);
+		sc.bytes_ab = 256 * 1024;
+		sc.bytes_ba = 64 * 1024;
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		sc.msg_max = 4000;
+		for (auto &p : sc.paths)
+			p.loss = 0.005;
+	} else if (name == "all_dead") {
+		// every path dies for good: both sides fail with ETIMEDOUT
+		// within the policy's budget
+		sc.fault_at = fault;
+		sc.expect_timeout = true;
+		sc.bytes_ab = 8 << 20;
+		sc.bytes_ba = 8 << 20;
+		for (uint32_t i = 0; i < np; i++)
+			sc.blackholes.push_back({i, Window{fault, ~0ULL}});
+	} else if (name == "outage") {
+		// every path dies for a while, well within the retry budget:
+		// no ETIMEDOUT, everything delivered once the fabric is back
+		sc.fault_at = fault;
+		uint64_t len = 1 * kMs + g() % (5 * kMs);
+		for (uint32_t i = 0; i < np; i++)
+			sc.blackholes.push_back({i, Window{fault, fault + len}});
+		// all but one path stay dead
+		uint32_t keep = pick(np);
+		for (uint32_t i = 0; i < np; i++)
+			if (i != keep)
+				sc.blackholes.push_back({i, Window{fault + len, ~0ULL}});
+	} else if (name == "chaos") {
+		uint32_t shapes[][2] = {{4, 2}, {8, 1}, {2, 4}, {4, 4}, {1, 8}};
+		auto &s = shapes[pick(5)];
+		sc.paths.clear();
+		base(sc, s[0], s[1], g);
+		np = s[0] * s[1];
+		sc.sock_type = pick(2) ? MRC_CONN_SEQPACKET : MRC_CONN_STREAM;
+		for (auto &p : sc.paths) {
+			p.loss = 0.002 * pick(5);
+			p.reorder = 0.01 * pick(3);
+			p.dup = 0.005 * pick(2);
+			p.corrupt = 0.005 * pick(2);
+			p.ecn = 0.05 * pick(2);
+			p.rate_bps = 500000000ULL * (1 + pick(4));
+		}
+		sc.fault_at = fault;
+		sc.blackholes.push_back({pick(np), Window{fault, fault + 2 * kMs}});
+		if (np > 2)
+			sc.flapping.push_back(pick(np));
+		if (pick(2))
+			sc.plane_down.push_back({pick(sc.planes), Window{fault, fault + 1 * kMs}});
+		sc.params.policy.backups = pick(2);
+		if (sc.params.policy.backups >= sc.params.policy.max_paths)
+			sc.params.policy.backups = 0;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+} // namespace mrcsim

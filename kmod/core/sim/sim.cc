@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+// The simulator proper: network, endpoints, event loop and the checks
+// (exactly-once in-order delivery, message boundaries, no spurious
+// failure, bounded stalls).
+#include "sim.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <queue>
+#include <random>
+#include <sstream>
+
+namespace mrcsim {
+namespace {
+
+constexpr uint64_t kUs = 1000, kMs = 1000000;
+
+uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+// Content of byte @off of the stream sent by @side.
+uint8_t pattern(int side, uint64_t off)
+{
+	return (uint8_t)(mix64(((uint64_t)side << 60) ^ (off >> 3)) >> ((off & 7) * 8));
+}
+
+// The UDP checksum stand-in: corrupted datagrams are dropped before MRC.
+uint32_t crc32(const uint8_t *p, size_t n)
+{
+	uint32_t c = ~0U;
+
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320U & (0U - (c & 1)));
+	}
+	return ~c;
+}
+
+struct Packet {
+	int to;		// receiving side
+	uint32_t path;	// network path
+	uint16_t wire_ev;
+	bool ce = false;
+	bool corrupted = false;
+	std::vector<uint8_t> bytes; // MRC bytes + 4-byte checksum
+};
+
+struct Event {
+	uint64_t when;
+	uint64_t seq;
+	int kind; // 0 packet, 1 timer, 2 reader tick
+	int side;
+	uint64_t gen;
+	std::shared_ptr<Packet> pkt;
+	bool operator>(const Event &o) const
+	{
+		return when != o.when ? when > o.when : seq > o.seq;
+	}
+};
+
+struct Endpoint {
+	int side = 0;
+	mrc_conn conn{};
+	std::vector<uint64_t> storage;
+	// sending application
+	uint64_t total = 0, written = 0;
+	std::vector<uint32_t> msgs; // SEQPACKET message lengths
+	size_t msgs_written = 0;
+	// receiving application
+	uint64_t peer_total = 0, read = 0;
+	std::vector<uint32_t> peer_msgs;
+	size_t msgs_read = 0;
+	std::vector<bool> placed;
+	uint64_t timer_at = 0, timer_gen = 0;
+	uint64_t last_progress = 0;
+	uint64_t stall = 0;
+	bool reader_due = true;
+	uint64_t fail_ns = 0;
+	bool done_recv() const { return read >= peer_total && msgs_read >= peer_msgs.size(); }
+};
+
+class Sim {
+      public:
+	Sim(const Scenario &sc, uint64_t seed, bool verbose)
+		: sc_(sc), seed_(seed), v_(verbose), rng_(seed * 7919 + 17)
+	{
+	}
+	Result run();
+
+      private:
+	const Scenario &sc_;
+	uint64_t seed_;
+	bool v_;
+	std::mt19937_64 rng_;
+	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
+	uint64_t now_ = 0, seq_ = 0;
+	Endpoint ep_[2];
+	// per path, per direction (0: A->B, 1: B->A)
+	std::vector<uint64_t> busy_[2], last_arr_[2];
+	std::vector<bool> ge_bad_[2];
+	std::vector<bool> plane_was_down_;
+	Result res_;
+
+	double uni() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+	bool fail(const std::string &why)
+	{
+		if (res_.ok) {
+			res_.ok = false;
+			std::ostringstream o;
+			o << why << " at t=" << now_ << "ns";
+			res_.why = o.str();
+		}
+		return false;
+	}
+	void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	bool path_up(uint32_t path, uint64_t t) const;
+	bool setup_endpoint(int side);
+	void transmit(int from, uint32_t path, uint16_t wire_ev, std::vector<uint8_t> bytes);
+	bool kick(int side);
+	bool deliver(const Packet &p);
+	bool app_read(int side);
+	void arm(int side);
+	void apply_planes();
+};
+
+void Sim::log(const char *fmt, ...)
+{
+	if (!v_)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	std::printf("%10.3f us  ", now_ / 1000.0);
+	std::vprintf(fmt, ap);
+	std::printf("\n");
+	va_end(ap);
+}
+
+bool Sim::path_up(uint32_t path, uint64_t t) const
+{
+	uint32_t plane = path / sc_.per_plane;
+
+	for (auto &b : sc_.blackholes)
+		if (b.first == path && b.second.covers(t))
+			return false;
+	for (auto &d : sc_.plane_down)
+		if (d.first == plane && d.second.covers(t))
+			return false;
+	for (auto f : sc_.flapping)
+		if (f == path && t >= sc_.fault_at &&
+		    ((t - sc_.fault_at) / sc_.flap_period_ns) % 2 == 0)
+			return false;
+	return true;
+}
+
+bool Sim::setup_endpoint(int side)
+{
+	Endpoint &e = ep_[side];
+	mrc_conn_params p = sc_.params;
+	std::vector<mrc_path_cand> cands;
+
+	e.side = side;
+	p.local_qpn = side ? 0x200 : 0x100;
+	p.peer_qpn = side ? 0x100 : 0x200;
+	uint32_t psn_a = (uint32_t)mix64(seed_ * 3 + 1) & MRC_PSN_MASK;
+	uint32_t psn_b = (uint32_t)mix64(seed_ * 3 + 2) & MRC_PSN_MASK;
+	uint32_t key_a = (uint32_t)mix64(seed_ * 5 + 1), key_b = (uint32_t)mix64(seed_ * 5 + 2);
+	p.tx_init_psn = side ? psn_b : psn_a;
+	p.rx_init_psn = side ? psn_a : psn_b;
+	p.rx_r_key = side ? key_b : key_a;
+	p.tx_r_key = side ? key_a : key_b;
+	p.sock_type = sc_.sock_type;
+	p.rcvbuf = sc_.rcvbuf;
+	p.peer_window = sc_.rcvbuf;
+	p.seed = mix64(seed_ * 11 + side);
+	for (uint32_t i = 0; i < sc_.planes * sc_.per_plane; i++)
+		cands.push_back({i, 1, (uint8_t)(i / sc_.per_plane)});
+	e.storage.assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+	int err = mrc_conn_init(&e.conn, &p, e.storage.data(), cands.data(), cands.size(), 0);
+	if (err)
+		return fail("mrc_conn_init failed: " + std::to_string(err));
+	e.total = side ? sc_.bytes_ba : sc_.bytes_ab;
+	e.peer_total = side ? sc_.bytes_ab : sc_.bytes_ba;
+	return true;
+}
+
+void Sim::transmit(int from, uint32_t path, uint16_t wire_ev, std::vector<uint8_t> bytes)
+{
+	const PathCfg &pc = sc_.paths[path];
+	uint32_t crc = crc32(bytes.data(), bytes.size());
+
+	res_.pkts++;
+	for (int i = 0; i < 4; i++)
+		bytes.push_back((uint8_t)(crc >> (24 - 8 * i)));
+	uint64_t ser = (bytes.size() + 70) * 8ULL * 1000000000ULL / pc.rate_bps;
+	uint64_t depart = std::max(now_, busy_[from][path]) + ser;
+	busy_[from][path] = depart;
+	if (!path_up(path, now_) || !path_up(path, depart))
+		return;
+	bool lost = uni() < pc.loss;
+	if (pc.ge_gb > 0) {
+		bool bad = ge_bad_[from][path];
+		if (bad && uni() < pc.ge_bg)
+			bad = false;
+		else if (!bad && uni() < pc.ge_gb)
+			bad = true;
+		ge_bad_[from][path] = bad;
+		if (bad && uni() < pc.ge_loss)
+			lost = true;
+	}
+	if (lost)
+		return;
+	auto pkt = std::make_shared<Packet>();
+	pkt->to = 1 - from;
+	pkt->path = path;
+	pkt->wire_ev = wire_ev;
+	pkt->ce = uni() < pc.ecn;
+	pkt->bytes = std::move(bytes);
+	if (uni() < pc.corrupt) {
+		int n = 1 + (int)(rng_() % 3);
+		for (int i = 0; i < n; i++)
+			pkt->bytes[rng_() % pkt->bytes.size()] ^= (uint8_t)(1 + rng_() % 255);
+		pkt->corrupted = true;
+	}
+	uint64_t arr = depart + pc.delay_ns + (pc.jitter_ns ? rng_() % pc.jitter_ns : 0);
+	if (uni() < pc.reorder) {
+		arr += rng_() % pc.reorder_ns; // overtaken: FIFO broken
+	} else {
+		arr = std::max(arr, last_arr_[from][path]);
+		last_arr_[from][path] = arr;
+	}
+	q_.push({arr, seq_++, 0, pkt->to, 0, pkt});
+	if (uni() < pc.dup) {
+		auto copy = std::make_shared<Packet>(*pkt);
+		q_.push({arr + 1 + rng_() % 5000, seq_++, 0, pkt->to, 0, copy});
+	}
+}
+
+bool Sim::deliver(const Packet &p)
+{
+	Endpoint &e = ep_[p.to];
+	size_t n = p.bytes.size();
+	mrc_pkt pkt;
+	mrc_conn_verdict v;
+
+	if (n < 4)
+		return fail("runt packet");
+	uint32_t crc = ((uint32_t)p.bytes[n - 4] << 24) | ((uint32_t)p.bytes[n - 3] << 16) |
+		       ((uint32_t)p.bytes[n - 2] << 8) | p.bytes[n - 1];
+	int derr = mrc_pkt_decode(p.bytes.data(), (uint32_t)(n - 4), &pkt);
+	if (crc != crc32(p.bytes.data(), n - 4)) {
+		// the decoder must survive it; the checksum drops it
+		res_.corrupt_dropped++;
+		return true;
+	}
+	if (p.corrupted)
+		return fail("corrupted packet passed the checksum");
+	if (derr)
+		return fail(std::string("decoder rejected a good packet: ") + mrc_wire_err_name(derr));
+	int drop = mrc_conn_rx(&e.conn, &pkt, p.wire_ev, p.ce, now_, &v);
+	if (drop) {
+		// a correct peer never provokes these
+		if (drop != MRC_DROP_PSN_WINDOW && drop != MRC_DROP_CLOSED &&
+		    drop != MRC_DROP_MSG_FULL)
+			return fail(std::string("unexpected drop ") + mrc_conn_drop_name(drop));
+		log("side %d drop %s", p.to, mrc_conn_drop_name(drop));
+		return true;
+	}
+	if (v.data)
+		log("side %d data psn %u off %llu len %u dup %d msgs %u deliver %llu op %x", p.to, pkt.bth.psn, (unsigned long long)v.place_off, pkt.u.data.payload_len, v.dup, v.msgs, (unsigned long long)v.deliver_off, pkt.bth.opcode);
+	if (v.data && !v.dup) {
+		const uint8_t *pl = p.bytes.data() + pkt.u.data.payload_off;
+		if (v.place_len != pkt.u.data.payload_len || v.place_off != pkt.u.data.va)
+			return fail("verdict placement disagrees with the packet");
+		if (v.place_off + v.place_len > e.peer_total)
+			return fail("data beyond the end of the stream");
+		for (uint32_t i = 0; i < v.place_len; i++) {
+			uint64_t off = v.place_off + i;
+			if (pl[i] != pattern(1 - p.to, off))
+				return fail("payload content wrong");
+			if (e.placed[off])
+				return fail("byte placed twice (not flagged duplicate)");
+			e.placed[off] = true;
+		}
+	}
+	return true;
+}
+
+bool Sim::app_read(int side)
+{
+	Endpoint &e = ep_[side];
+	bool progress = false;
+
+	if (sc_.sock_type == MRC_CONN_STREAM) {
+		uint64_t n = mrc_conn_app_readable(&e.conn);
+		for (uint64_t i = 0; i < n; i++)
+			if (!e.placed[e.read + i])
+				return fail("delivered a byte never placed");
+		if (n) {
+			e.read += n;
+			mrc_conn_app_read(&e.conn, n);
+			progress = true;
+		}
+	} else {
+		mrc_conn_msg m;
+		while (mrc_conn_rx_msg_pop(&e.conn, &m)) {
+			if (e.msgs_read >= e.peer_msgs.size())
+				return fail("more messages than sent");
+			if (m.off != e.read || m.len != e.peer_msgs[e.msgs_read])
+				return fail("message boundary wrong");
+			if (!m.has_imm || m.imm != m.len)
+				return fail("message immediate wrong");
+			for (uint64_t i = 0; i < m.len; i++)
+				if (!e.placed[e.read + i])
+					return fail("delivered a byte never placed");
+			e.read += m.len;
+			e.msgs_read++;
+			mrc_conn_app_read(&e.conn, m.len);
+			progress = true;
+		}
+	}
+	if (progress) {
+		uint64_t gap = now_ - e.last_progress;
+		if (sc_.fault_at && now_ > sc_.fault_at && !e.conn.err)
+			e.stall = std::max(e.stall, gap);
+		e.last_progress = now_;
+	}
+	return true;
+}
+
+void Sim::arm(int side)
+{
+	Endpoint &e = ep_[side];
+	uint64_t d = mrc_conn_next_deadline(&e.conn);
+
+	if (!d || d == e.timer_at)
+		return;
+	e.timer_at = d;
+	e.timer_gen++;
+	q_.push({std::max(d, now_), seq_++, 1, side, e.timer_gen, nullptr});
+}
+
+bool Sim::kick(int side)
+{
+	Endpoint &e = ep_[side];
+	mrc_conn *c = &e.conn;
+	uint8_t buf[MRC_PKT_HDR_MAX + 70000];
+
+	if (e.reader_due && !app_read(side))
+		return false;
+	if (!sc_.read_period_ns)
+		e.reader_due = true;
+	// the application writes whatever the connection takes
+	if (sc_.sock_type == MRC_CONN_STREAM) {
+		uint64_t space = mrc_conn_app_space(c, nullptr);
+		uint64_t n = std::min(space, e.total - e.written);
+		if (n && !c->err) {
+			if (mrc_conn_app_write(c, n, false))
+				return fail("app_write refused");
+			e.written += n;
+		}
+	} else {
+		while (e.msgs_written < e.msgs.size() && !c->err) {
+			uint32_t left;
+			uint64_t space = mrc_conn_app_space(c, &left);
+			uint32_t len = e.msgs[e.msgs_written];
+			if (!left || space < len)
+				break;
+			if (mrc_conn_app_write(c, len, true))
+				return fail("app_write refused");
+			e.msgs_written++;
+		}
+	}
+	mrc_tx_desc d;
+	while (mrc_conn_next_tx(c, now_, &d)) {
+		int h = mrc_conn_build_data_hdr(c, &d, buf, sizeof(buf));
+		if (h < 0)
+			return fail(std::string("data header encode: ") + mrc_wire_err_name(h));
+		if (d.off + d.len > e.total)
+			return fail("sender sent beyond what was written");
+		std::vector<uint8_t> bytes(buf, buf + h);
+		for (uint32_t i = 0; i < d.len; i++)
+			bytes.push_back(pattern(side, d.off + i));
+		bytes.resize(bytes.size() + mrc_pad_len(d.len), 0);
+		transmit(side, d.cfg_id, (uint16_t)d.ev, std::move(bytes));
+	}
+	mrc_pkt pkt;
+	uint32_t ev;
+	while (mrc_conn_next_ctrl(c, now_, &pkt, &ev)) {
+		int n = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+		if (n < 0)
+			return fail(std::string("control encode: ") + mrc_wire_err_name(n));
+		int idx = mrc_conn_path_of_ev(c, ev);
+		if (idx < 0)
+			return fail("control packet on an unknown EV");
+		transmit(side, mrc_conn_path(c, idx)->cfg_id, (uint16_t)ev,
+			 std::vector<uint8_t>(buf, buf + n));
+	}
+	mrc_conn_event cev;
+	while (mrc_conn_pop_event(c, &cev)) {
+		if (cev.type == MRC_CEV_PATH)
+			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side, cev.index,
+			    cev.plane, cev.old_state, cev.new_state, cev.reason, cev.drops);
+		else if (cev.type == MRC_CEV_RECOVERY)
+			log("side %d recovery ttr %.1f us", side, cev.ttr_ns / 1000.0);
+		else {
+			log("side %d FAILED err %d", side, cev.err);
+			e.fail_ns = now_;
+		}
+	}
+	arm(side);
+	return true;
+}
+
+void Sim::apply_planes()
+{
+	// plane faults are at side A's port: A's engine is told, B learns it
+	// from A's SACKs (port status)
+	for (uint32_t pl = 0; pl < sc_.planes; pl++) {
+		bool down = false;
+		for (auto &d : sc_.plane_down)
+			if (d.first == pl && d.second.covers(now_))
+				down = true;
+		if (down != plane_was_down_[pl]) {
+			plane_was_down_[pl] = down;
+			log("plane %u %s at side A", pl, down ? "DOWN" : "UP");
+			mrc_conn_set_plane(&ep_[0].conn, pl, !down, now_);
+		}
+	}
+}
+
+Result Sim::run()
+{
+	uint32_t np = sc_.planes * sc_.per_plane;
+
+	if (sc_.paths.size() != np) {
+		fail("scenario path count mismatch");
+		return res_;
+	}
+	for (int d = 0; d < 2; d++) {
+		busy_[d].assign(np, 0);
+		last_arr_[d].assign(np, 0);
+		ge_bad_[d].assign(np, false);
+	}
+	plane_was_down_.assign(sc_.planes, false);
+	if (!setup_endpoint(0) || !setup_endpoint(1))
+		return res_;
+	if (sc_.sock_type == MRC_CONN_SEQPACKET) {
+		for (int s = 0; s < 2; s++) {
+			std::mt19937_64 g(seed_ * 31 + s);
+			std::vector<uint32_t> lens;
+			uint64_t tot = 0, want = s ? sc_.bytes_ba : sc_.bytes_ab;
+			while (tot < want) {
+				uint32_t l = (uint32_t)(g() % (sc_.msg_max + 1));
+				if (g() % 16 == 0)
+					l = 0; // empty messages too
+				lens.push_back(l);
+				tot += l;
+			}
+			ep_[s].msgs = lens;
+			ep_[s].total = tot;
+			ep_[1 - s].peer_msgs = lens;
+			ep_[1 - s].peer_total = tot;
+		}
+	}
+	for (int s = 0; s < 2; s++)
+		ep_[s].placed.assign(ep_[s].peer_total, false);
+	// fault edges as events so plane changes happen on time
+	for (auto &d : sc_.plane_down) {
+		q_.push({d.second.from, seq_++, 3, 0, 0, nullptr});
+		if (d.second.to != ~0ULL)
+			q_.push({d.second.to, seq_++, 3, 0, 0, nullptr});
+	}
+	if (sc_.read_period_ns)
+		for (int s = 0; s < 2; s++)
+			q_.push({sc_.read_period_ns, seq_++, 2, s, 0, nullptr});
+	if (!kick(0) || !kick(1))
+		return res_;
+
+	uint64_t same_time = 0, last_t = ~0ULL;
+	while (!q_.empty() && res_.ok) {
+		Event ev = q_.top();
+		q_.pop();
+		if (ev.when > sc_.time_limit_ns) {
+			now_ = ev.when;
+			break;
+		}
+		now_ = ev.when;
+		same_time = now_ == last_t ? same_time + 1 : 0;
+		last_t = now_;
+		if (same_time > 100000) {
+			fail("livelock: no time progress");
+			break;
+		}
+		int side = ev.side;
+		if (ev.kind == 0) {
+			if (!deliver(*ev.pkt))
+				break;
+		} else if (ev.kind == 1) {
+			if (ev.gen != ep_[side].timer_gen)
+				continue;
+			ep_[side].timer_at = 0;
+			mrc_conn_on_timer(&ep_[side].conn, now_);
+		} else if (ev.kind == 2) {
+			ep_[side].reader_due = true;
+			q_.push({now_ + sc_.read_period_ns, seq_++, 2, side, 0, nullptr});
+			if (ep_[side].done_recv() && ep_[1 - side].done_recv())
+				continue;
+		} else {
+			apply_planes();
+			kick(0);
+			kick(1);
+			continue;
+		}
+		if (!kick(side))
+			break;
+		if (sc_.read_period_ns)
+			ep_[side].reader_due = false;
+		bool done = true;
+		for (int s = 0; s < 2; s++)
+			done = done && ep_[s].done_recv() && mrc_conn_all_acked(&ep_[s].conn);
+		if (done)
+			break;
+		if (ep_[0].conn.err && ep_[1].conn.err)
+			break;
+	}
+	res_.end_ns = now_;
+	res_.err_a = ep_[0].conn.err;
+	res_.err_b = ep_[1].conn.err;
+	for (int s = 0; s < 2; s++) {
+		mrc_conn_info info;
+		mrc_conn_get_info(&ep_[s].conn, &info);
+		log("side %d: err %d snd una %llu nxt %llu end %llu limit %llu inflight %u lost %u "
+		    "cwnd %llu | rcv deliver %llu read %llu adv %llu held %u | rtx %llu to %llu "
+		    "paths good %u bad %u",
+		    s, info.err, (unsigned long long)info.snd_una_off,
+		    (unsigned long long)info.snd_nxt_off, (unsigned long long)info.snd_end_off,
+		    (unsigned long long)info.snd_limit, info.inflight_pkts, info.lost_pkts,
+		    (unsigned long long)info.cwnd, (unsigned long long)info.rcv_deliver_off,
+		    (unsigned long long)info.rcv_read_off, (unsigned long long)info.rcv_advertised,
+		    info.rcv_held, (unsigned long long)info.rtx_pkts,
+		    (unsigned long long)info.timeouts, info.paths_by_state[MRC_PATH_GOOD],
+		    info.paths_by_state[MRC_PATH_ASSUMED_BAD]);
+		res_.ttr_max_ns = std::max<uint64_t>(res_.ttr_max_ns, info.ttr_max_ns);
+		res_.ttr_count += info.ttr_count;
+		res_.ttr_total_ns += info.ttr_total_ns;
+		res_.retransmits += info.rtx_pkts;
+		res_.spurious += info.spurious;
+		res_.timeouts += info.timeouts;
+		res_.bytes += ep_[s].read;
+		res_.stall_ns = std::max(res_.stall_ns, ep_[s].stall);
+		res_.fail_ns = std::max(res_.fail_ns, ep_[s].fail_ns);
+	}
+	if (!res_.ok)
+		return res_;
+	if (sc_.expect_timeout) {
+		uint64_t budget = mrc_policy_timeout_budget(&sc_.params.policy);
+		uint64_t limit = sc_.fault_at + budget + sc_.params.policy.rto_max_ns +
+				 4 * sc_.params.policy.rto_min_ns;
+		for (int s = 0; s < 2; s++) {
+			if (ep_[s].conn.err != -ETIMEDOUT && !(ep_[s].done_recv() &&
+							      mrc_conn_all_acked(&ep_[s].conn)))
+				fail("side " + std::to_string(s) + " did not fail with ETIMEDOUT");
+			else if (ep_[s].conn.err && ep_[s].fail_ns > limit)
+				fail("ETIMEDOUT too late: " + std::to_string(ep_[s].fail_ns) +
+				     " > " + std::to_string(limit));
+			else if (ep_[s].conn.err && ep_[s].fail_ns <
+				 sc_.fault_at + sc_.params.policy.rto_min_ns)
+				fail("ETIMEDOUT too early");
+		}
+		return res_;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (ep_[s].conn.err)
+			return fail("side " + std::to_string(s) + " failed with err " +
+				    std::to_string(ep_[s].conn.err)),
+			       res_;
+		if (!ep_[s].done_recv())
+			return fail("side " + std::to_string(s) + " stalled: read " +
+				    std::to_string(ep_[s].read) + " of " +
+				    std::to_string(ep_[s].peer_total)),
+			       res_;
+		if (!mrc_conn_all_acked(&ep_[s].conn))
+			return fail("side " + std::to_string(s) + " not all acked"), res_;
+	}
+	if (sc_.stall_limit_ns && res_.stall_ns > sc_.stall_limit_ns)
+		fail("delivery stall " + std::to_string(res_.stall_ns) + "ns > limit " +
+		     std::to_string(sc_.stall_limit_ns) + "ns");
+	return res_;
+}
+
+} // namespace
+
+Result run(const Scenario &sc, uint64_t seed, bool verbose)
+{
+	Sim s(sc, seed, verbose);
+	return s.run();
+}
+
+} // namespace mrcsim
