@@ -4,8 +4,9 @@
  *
  * Start-up order: per-namespace state first (everything else looks it up),
  * then the socket family, then the netlink family (the last thing a user
- * can reach). Exit runs the same steps in reverse. A socket holds a
- * reference on the module, so rmmod is refused while any socket exists.
+ * can reach), then the netdev notifier (which emits netlink events). Exit
+ * runs the same steps in reverse. A socket holds a reference on the
+ * module, so rmmod is refused while any socket exists.
  */
 #include <linux/module.h>
 #include <linux/net.h>
@@ -43,10 +44,16 @@ static int __init mrc_init(void)
 	err = mrc_genl_init();
 	if (err)
 		goto err_af;
+	/* Last: the netdev notifier emits events through the family. */
+	err = mrc_cfg_init();
+	if (err)
+		goto err_genl;
 
 	pr_info("mrc: version %s, address family %d\n", MRC_MODULE_VERSION, mrc_af);
 	return 0;
 
+err_genl:
+	mrc_genl_exit();
 err_af:
 	mrc_af_exit();
 err_netns:
@@ -56,9 +63,12 @@ err_netns:
 
 static void __exit mrc_exit(void)
 {
+	mrc_cfg_exit();
 	mrc_genl_exit();
 	mrc_af_exit();
 	mrc_netns_exit();
+	/* Configuration objects are freed with kfree_rcu(). */
+	rcu_barrier();
 }
 
 module_init(mrc_init);

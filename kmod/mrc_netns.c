@@ -2,9 +2,9 @@
 /*
  * MRC for Linux: per network namespace state.
  *
- * Every namespace gets its own configuration (UDP port, and later planes,
- * paths and policies) and its own sockets; nothing is shared between
- * namespaces.
+ * Every namespace gets its own configuration (UDP port, planes, paths,
+ * policies: mrc_cfg.c), its own MIB counters (mrc_stats.c) and its own
+ * sockets; nothing is shared between namespaces.
  */
 #include <linux/module.h>
 #include <net/net_namespace.h>
@@ -17,12 +17,19 @@ unsigned int mrc_net_id __read_mostly;
 static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_net(net);
+	int err;
 
 	mn->net = net;
 	mutex_init(&mn->lock);
 	mn->udp_port = MRC_UDP_PORT_DEFAULT;
 	atomic_set(&mn->nr_socks, 0);
-	return 0;
+	err = mrc_stats_net_init(net);
+	if (err)
+		return err;
+	err = mrc_cfg_net_init(net);
+	if (err)
+		mrc_stats_net_exit(net);
+	return err;
 }
 
 static void __net_exit mrc_net_exit(struct net *net)
@@ -31,6 +38,8 @@ static void __net_exit mrc_net_exit(struct net *net)
 
 	/* Sockets hold a reference on their namespace: none can be left. */
 	WARN_ON_ONCE(atomic_read(&mn->nr_socks));
+	mrc_cfg_net_exit(net);
+	mrc_stats_net_exit(net);
 	mutex_destroy(&mn->lock);
 }
 

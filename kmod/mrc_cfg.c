@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: the configuration of a namespace.
+ *
+ * Planes, paths and failure policies live in struct mrc_net. Writers (the
+ * netlink commands in mrc_genl.c, the netdev notifier here) hold
+ * mrc_net::lock and publish with RCU; readers (the data path) look up and
+ * copy under rcu_read_lock(). A plane follows its device through a netdev
+ * notifier: its oper state is admin up and the device running with
+ * carrier; every change emits an event and runs the configuration
+ * notifier chain so live connections can react.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+
+#include "mrc_kern.h"
+
+/* Set while the module unregisters its netdev notifier (replayed events). */
+static bool mrc_cfg_closing;
+
+static bool mrc_dev_usable(const struct net_device *dev)
+{
+	return netif_running(dev) && netif_carrier_ok(dev);
+}
+
+/**
+ * mrc_cfg_plane_set_oper() - change a plane's oper state, if it differs.
+ * @mn: the namespace; caller holds mn->lock.
+ * @pl: the plane.
+ * @up: the new state.
+ * @reason: enum mrc_plane_reason.
+ *
+ * Counts the transition, emits a plane event and runs the notifier chain.
+ */
+void mrc_cfg_plane_set_oper(struct mrc_net *mn, struct mrc_plane *pl, bool up,
+			    u8 reason)
+{
+	struct mrc_cfg_notify n = { .plane = pl->id, .reason = reason };
+
+	lockdep_assert_held(&mn->lock);
+	if (up == pl->oper_up)
+		return;
+	WRITE_ONCE(pl->oper_up, up);
+	MRC_INC_STATS(mn->net, up ? MRC_MIB_PLANE_UP : MRC_MIB_PLANE_DOWN);
+	mrc_event_plane(mn->net, up, pl->id, pl->ifindex, reason);
+	mrc_cfg_notify(mn, up ? MRC_CFG_PLANE_UP : MRC_CFG_PLANE_DOWN, &n);
+}
+
+static void mrc_cfg_plane_refresh(struct mrc_net *mn, struct mrc_plane *pl,
+				  const struct net_device *dev, u8 reason)
+{
+	mrc_cfg_plane_set_oper(mn, pl, pl->admin_up && dev && mrc_dev_usable(dev),
+			       reason);
+}
+
+/**
+ * mrc_cfg_plane_sync() - recompute a plane's oper state after a change.
+ * @mn: the namespace; caller holds RTNL and mn->lock.
+ * @pl: the plane.
+ * @reason: enum mrc_plane_reason of an up/down transition.
+ */
+void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl, u8 reason)
+{
+	struct net_device *dev = NULL;
+
+	ASSERT_RTNL();
+	if (pl->ifindex)
+		dev = __dev_get_by_index(mn->net, pl->ifindex);
+	mrc_cfg_plane_refresh(mn, pl, dev, reason);
+}
+
+/**
+ * mrc_cfg_notify() - run the configuration notifier chain.
+ * @mn: the namespace; caller holds mn->lock.
+ * @event: enum mrc_cfg_event.
+ * @n: the data (its @net is filled in here).
+ */
+void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
+		    struct mrc_cfg_notify *n)
+{
+	lockdep_assert_held(&mn->lock);
+	n->net = mn->net;
+	blocking_notifier_call_chain(&mn->chain, event, n);
+}
+
+static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct mrc_net *mn;
+	unsigned int i;
+
+	if (READ_ONCE(mrc_cfg_closing))
+		return NOTIFY_DONE;
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_UNREGISTER:
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+
+	mn = mrc_net(dev_net(dev));
+	mutex_lock(&mn->lock);
+	for (i = 0; i <= MRC_PLANE_MAX; i++) {
+		struct mrc_plane *pl = rcu_dereference_protected(mn->planes[i],
+						lockdep_is_held(&mn->lock));
+
+		if (!pl || pl->ifindex != dev->ifindex)
+			continue;
+		if (event == NETDEV_UNREGISTER) {
+			/* Keep the plane, down, until it gets a device. */
+			mrc_cfg_plane_refresh(mn, pl, NULL,
+					      MRC_PLANE_R_DEVICE_GONE);
+			WRITE_ONCE(pl->ifindex, 0);
+		} else {
+			mrc_cfg_plane_refresh(mn, pl, dev, MRC_PLANE_R_LINK);
+		}
+	}
+	mutex_unlock(&mn->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mrc_netdev_nb = {
+	.notifier_call = mrc_netdev_event,
+};
+
+/**
+ * mrc_cfg_path_lookup() - paths a new connection to @dst may use.
+ * @net: the namespace.
+ * @dst: the destination node address.
+ * @cand: array filled with copies of the candidates.
+ * @max: entries of @cand.
+ *
+ * Longest prefix match: of the longest configured prefix containing @dst
+ * that has at least one usable path, every path that is not denied and
+ * whose plane is oper up, ordered by plane id then path id. Safe in any
+ * context (RCU inside); the result is a snapshot.
+ *
+ * Return: the number of candidates written (0: none configured or usable;
+ * use the entropy fallback), at most @max.
+ */
+int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
+			struct mrc_path_cand *cand, unsigned int max)
+{
+	struct mrc_net *mn = mrc_net(net);
+	const struct mrc_path *p;
+	unsigned int n = 0, plane;
+	int best = -1;
+
+	rcu_read_lock();
+	/* First pass: the longest prefix with a usable path. */
+	list_for_each_entry_rcu(p, &mn->paths, list) {
+		const struct mrc_plane *pl = rcu_dereference(mn->planes[p->plane]);
+
+		if (p->deny || !pl || !READ_ONCE(pl->oper_up))
+			continue;
+		if (p->dst_len > best && ipv6_prefix_equal(&p->dst, dst, p->dst_len))
+			best = p->dst_len;
+	}
+	/* Second pass, plane by plane: that prefix's usable paths. */
+	for (plane = 0; best >= 0 && plane <= MRC_PLANE_MAX; plane++) {
+		const struct mrc_plane *pl = rcu_dereference(mn->planes[plane]);
+
+		if (!pl || !READ_ONCE(pl->oper_up))
+			continue;
+		list_for_each_entry_rcu(p, &mn->paths, list) {
+			struct mrc_path_cand *c;
+
+			if (p->plane != plane || p->deny || p->dst_len != best ||
+			    !ipv6_prefix_equal(&p->dst, dst, p->dst_len))
+				continue;
+			if (n >= max)
+				goto out;
+			c = &cand[n++];
+			c->path_id = p->id;
+			c->plane = plane;
+			c->ifindex = READ_ONCE(pl->ifindex);
+			c->saddr = pl->saddr;
+			c->mode = p->mode;
+			c->nr_segs = p->nr_segs;
+			c->entropy = p->entropy;
+			c->weight = p->weight;
+			c->prefix_len = p->dst_len;
+			memcpy(c->segs, p->segs, sizeof(c->segs));
+		}
+	}
+out:
+	rcu_read_unlock();
+	return n;
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_path_lookup);
+
+/**
+ * mrc_cfg_policy_find() - find a policy by name.
+ * @mn: the namespace; caller holds mn->lock or rcu_read_lock().
+ * @name: the name.
+ *
+ * Return: the policy or NULL.
+ */
+struct mrc_policy_obj *mrc_cfg_policy_find(struct mrc_net *mn, const char *name)
+{
+	struct mrc_policy_obj *po;
+
+	list_for_each_entry_rcu(po, &mn->policies, list,
+				lockdep_is_held(&mn->lock))
+		if (!strcmp(po->name, name))
+			return po;
+	return NULL;
+}
+
+/**
+ * mrc_cfg_policy_get() - copy a failure policy.
+ * @net: the namespace.
+ * @name: the policy's name, or NULL for the namespace's default policy.
+ * @out: receives the knobs.
+ * @name_out: if not NULL, receives the policy's name
+ *	(MRC_POLICY_NAME_LEN + 1 bytes).
+ *
+ * Safe in any context (RCU inside).
+ *
+ * Return: 0, or -ENOENT when no policy has that name.
+ */
+int mrc_cfg_policy_get(struct net *net, const char *name,
+		       struct mrc_policy *out, char *name_out)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_policy_obj *po;
+	int err = 0;
+
+	rcu_read_lock();
+	po = name ? mrc_cfg_policy_find(mn, name) : rcu_dereference(mn->def_policy);
+	if (po) {
+		*out = po->p;
+		if (name_out)
+			strscpy(name_out, po->name, MRC_POLICY_NAME_LEN + 1);
+	} else {
+		err = -ENOENT;
+	}
+	rcu_read_unlock();
+	return err;
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_policy_get);
+
+/**
+ * mrc_cfg_max_ev_set() - most EVs a connection's set may hold.
+ * @net: the namespace.
+ *
+ * Return: the "max EV set size" setting.
+ */
+u32 mrc_cfg_max_ev_set(struct net *net)
+{
+	return READ_ONCE(mrc_net(net)->max_ev_set);
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_max_ev_set);
+
+/**
+ * mrc_cfg_udp_port() - UDP destination port of MRC packets.
+ * @net: the namespace.
+ *
+ * Return: the port, host order.
+ */
+u16 mrc_cfg_udp_port(struct net *net)
+{
+	return READ_ONCE(mrc_net(net)->udp_port);
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_udp_port);
+
+/**
+ * mrc_cfg_register_notifier() - follow configuration changes.
+ * @net: the namespace.
+ * @nb: the callback; called with enum mrc_cfg_event and a
+ *	struct mrc_cfg_notify, in process context with mrc_net::lock held.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&mrc_net(net)->chain, nb);
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_register_notifier);
+
+/**
+ * mrc_cfg_unregister_notifier() - stop following configuration changes.
+ * @net: the namespace.
+ * @nb: a callback given to mrc_cfg_register_notifier().
+ *
+ * Return: 0 or -ENOENT.
+ */
+int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&mrc_net(net)->chain, nb);
+}
+EXPORT_SYMBOL_GPL(mrc_cfg_unregister_notifier);
+
+/**
+ * mrc_cfg_net_init() - empty configuration of a new namespace.
+ * @net: the namespace.
+ *
+ * The "default" policy (core defaults) is created and made the default.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_cfg_net_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_policy_obj *po;
+
+	INIT_LIST_HEAD(&mn->paths);
+	INIT_LIST_HEAD(&mn->policies);
+	BLOCKING_INIT_NOTIFIER_HEAD(&mn->chain);
+	mn->max_ev_set = MRC_EV_SET_DEFAULT;
+
+	po = kzalloc(sizeof(*po), GFP_KERNEL);
+	if (!po)
+		return -ENOMEM;
+	strscpy(po->name, MRC_POLICY_DEFAULT_NAME, sizeof(po->name));
+	mrc_policy_default(&po->p);
+	list_add(&po->list, &mn->policies);
+	mn->nr_policies = 1;
+	strscpy(mn->default_policy, po->name, sizeof(mn->default_policy));
+	RCU_INIT_POINTER(mn->def_policy, po);
+	return 0;
+}
+
+/**
+ * mrc_cfg_net_exit() - free a namespace's configuration.
+ * @net: the namespace (no netlink command can reach it any more).
+ */
+void mrc_cfg_net_exit(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_policy_obj *po, *ptmp;
+	struct mrc_path *p, *tmp;
+	unsigned int i;
+
+	mutex_lock(&mn->lock);
+	list_for_each_entry_safe(p, tmp, &mn->paths, list) {
+		list_del_rcu(&p->list);
+		kfree_rcu(p, rcu);
+	}
+	mn->nr_paths = 0;
+	for (i = 0; i <= MRC_PLANE_MAX; i++) {
+		struct mrc_plane *pl = rcu_dereference_protected(mn->planes[i],
+						lockdep_is_held(&mn->lock));
+
+		RCU_INIT_POINTER(mn->planes[i], NULL);
+		if (pl)
+			kfree_rcu(pl, rcu);
+	}
+	RCU_INIT_POINTER(mn->def_policy, NULL);
+	list_for_each_entry_safe(po, ptmp, &mn->policies, list) {
+		list_del_rcu(&po->list);
+		kfree_rcu(po, rcu);
+	}
+	mn->nr_policies = 0;
+	mutex_unlock(&mn->lock);
+}
+
+/**
+ * mrc_cfg_init() - start following network devices.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_cfg_init(void)
+{
+	WRITE_ONCE(mrc_cfg_closing, false);
+	return register_netdevice_notifier(&mrc_netdev_nb);
+}
+
+/**
+ * mrc_cfg_exit() - stop following network devices.
+ *
+ * Unregistering replays DOWN/UNREGISTER for every device; planes are about
+ * to be freed with their namespaces, so the replay is ignored.
+ */
+void mrc_cfg_exit(void)
+{
+	WRITE_ONCE(mrc_cfg_closing, true);
+	unregister_netdevice_notifier(&mrc_netdev_nb);
+}

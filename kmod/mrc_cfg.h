@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MRC for Linux: the configuration of a namespace (planes, paths, failure
+ * policies, settings), its statistics and events, as seen by the rest of
+ * the module. Documentation/object-model.md describes the objects; this
+ * header is the kernel API the data path builds against.
+ *
+ * Readers (the data path, any context) use the RCU lookups below and get
+ * copies; writers (netlink, the netdev notifier) hold mrc_net::lock and
+ * replace objects with RCU. See the lock order in mrc_kern.h.
+ */
+#ifndef _MRC_CFG_H
+#define _MRC_CFG_H
+
+#include <linux/types.h>
+#include <linux/in6.h>
+#include <linux/list.h>
+#include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/netlink.h>
+#include <net/snmp.h>
+
+#include <linux/mrc.h>
+#include "mrc_policy.h"
+
+struct net;
+struct sk_buff;
+struct netlink_callback;
+struct genl_info;
+struct mrc_net;
+
+/** MRC_PATHS_MAX - most paths in one namespace. */
+#define MRC_PATHS_MAX		4096
+/** MRC_POLICIES_MAX - most failure policies in one namespace. */
+#define MRC_POLICIES_MAX	64
+
+/**
+ * struct mrc_plane - a plane: a local device and a source address.
+ * @rcu: frees the plane after readers are done.
+ * @id: plane id, 0..MRC_PLANE_MAX.
+ * @ifindex: the device; 0 once the device went away.
+ * @saddr: source address of packets sent on the plane.
+ * @admin_up: administrative state.
+ * @oper_up: admin_up and the device running with carrier.
+ * @nr_paths: paths configured on the plane.
+ */
+struct mrc_plane {
+	struct rcu_head rcu;
+	u32 id;
+	int ifindex;
+	struct in6_addr saddr;
+	bool admin_up;
+	bool oper_up;
+	u32 nr_paths;
+};
+
+/**
+ * struct mrc_path - a configured path (immutable once published; changes
+ * replace it).
+ * @list: entry of mrc_net::paths (RCU), ordered by id.
+ * @rcu: frees the path after readers are done.
+ * @id: path id.
+ * @dst: destination prefix.
+ * @dst_len: prefix length.
+ * @plane: plane id.
+ * @mode: enum mrc_fwd_mode.
+ * @nr_segs: segments in @segs (srh: 1..MRC_SRH_MAX_SEGS; usid: 1, the
+ *	container; entropy: 0).
+ * @entropy: EVs the path stands for (entropy mode), else 1.
+ * @weight: share of its plane's EVs, 1..255.
+ * @deny: taken out of service by the operator.
+ * @segs: uSID container (usid) or segment list (srh), first segment first.
+ */
+struct mrc_path {
+	struct list_head list;
+	struct rcu_head rcu;
+	u32 id;
+	struct in6_addr dst;
+	u8 dst_len;
+	u32 plane;
+	u8 mode;
+	u8 nr_segs;
+	u16 entropy;
+	u8 weight;
+	bool deny;
+	struct in6_addr segs[MRC_SRH_MAX_SEGS];
+};
+
+/**
+ * struct mrc_policy_obj - a named failure policy (replaced on change).
+ * @list: entry of mrc_net::policies (RCU).
+ * @rcu: frees the object after readers are done.
+ * @name: NUL-terminated name.
+ * @p: the knobs.
+ */
+struct mrc_policy_obj {
+	struct list_head list;
+	struct rcu_head rcu;
+	char name[MRC_POLICY_NAME_LEN + 1];
+	struct mrc_policy p;
+};
+
+/**
+ * struct mrc_mib_stats - per-CPU MIB counters of a namespace, indexed by
+ * enum mrc_mib.
+ * @mibs: the counters.
+ */
+struct mrc_mib_stats {
+	unsigned long mibs[__MRC_MIB_MAX];
+};
+
+/**
+ * struct mrc_path_cand - what a connection copies of a path when it
+ * builds its EV set (mrc_cfg_path_lookup()).
+ * @path_id: configured path id.
+ * @plane: plane id.
+ * @ifindex: the plane's device.
+ * @saddr: the plane's source address.
+ * @mode: enum mrc_fwd_mode.
+ * @nr_segs: valid entries of @segs.
+ * @entropy: EVs the path stands for.
+ * @weight: share of its plane's EVs.
+ * @prefix_len: length of the matched destination prefix.
+ * @segs: uSID container (usid) or segment list (srh).
+ */
+struct mrc_path_cand {
+	u32 path_id;
+	u32 plane;
+	int ifindex;
+	struct in6_addr saddr;
+	u8 mode;
+	u8 nr_segs;
+	u16 entropy;
+	u8 weight;
+	u8 prefix_len;
+	struct in6_addr segs[MRC_SRH_MAX_SEGS];
+};
+
+/**
+ * enum mrc_cfg_event - events of the per-namespace configuration notifier
+ * chain (mrc_cfg_register_notifier()); the data argument is a
+ * struct mrc_cfg_notify.
+ * @MRC_CFG_PLANE_UP: a plane became usable (@plane).
+ * @MRC_CFG_PLANE_DOWN: a plane became unusable (@plane, @reason).
+ * @MRC_CFG_PLANE_DEL: a plane is being deleted (after its paths).
+ * @MRC_CFG_PATH_DEL: a path is being deleted (@path, @plane).
+ * @MRC_CFG_PATH_DENY: a path was denied (@path, @plane).
+ * @MRC_CFG_PATH_ALLOW: a deny was lifted (@path, @plane).
+ * @MRC_CFG_POLICY_CHANGE: a policy's knobs changed (@policy).
+ * @MRC_CFG_POLICY_DEL: a policy is being deleted (@policy); users fall
+ *	back to the default policy.
+ */
+enum mrc_cfg_event {
+	MRC_CFG_PLANE_UP,
+	MRC_CFG_PLANE_DOWN,
+	MRC_CFG_PLANE_DEL,
+	MRC_CFG_PATH_DEL,
+	MRC_CFG_PATH_DENY,
+	MRC_CFG_PATH_ALLOW,
+	MRC_CFG_POLICY_CHANGE,
+	MRC_CFG_POLICY_DEL,
+};
+
+/**
+ * struct mrc_cfg_notify - data of a configuration notification.
+ * @net: the namespace.
+ * @plane: plane id (plane and path events).
+ * @path: path id (path events).
+ * @reason: enum mrc_plane_reason (plane events).
+ * @policy: policy name (policy events).
+ */
+struct mrc_cfg_notify {
+	struct net *net;
+	u32 plane;
+	u32 path;
+	u8 reason;
+	const char *policy;
+};
+
+/**
+ * struct mrc_conn_filter - which connections a CONN_GET dump wants.
+ * @id: connection id, if @has_id.
+ * @laddr: local address, if @has_laddr.
+ * @raddr: remote address, if @has_raddr.
+ * @lport: local port (host order), if @has_lport.
+ * @rport: remote port (host order), if @has_rport.
+ * @state: enum mrc_conn_state, if @has_state.
+ * @has_id: filter on @id.
+ * @has_laddr: filter on @laddr.
+ * @has_raddr: filter on @raddr.
+ * @has_lport: filter on @lport.
+ * @has_rport: filter on @rport.
+ * @has_state: filter on @state.
+ */
+struct mrc_conn_filter {
+	u32 id;
+	struct in6_addr laddr;
+	struct in6_addr raddr;
+	u16 lport;
+	u16 rport;
+	u8 state;
+	bool has_id, has_laddr, has_raddr, has_lport, has_rport, has_state;
+};
+
+/**
+ * struct mrc_conn_path_info - one EV of a connection, for CONN_GET.
+ * @ev: entropy value.
+ * @plane: plane id.
+ * @path_id: configured path id, or U32_MAX for a fallback path.
+ * @state: enum mrc_path_state.
+ * @reason: enum mrc_path_reason of the last change.
+ * @srtt_us: smoothed RTT on the EV.
+ * @tx_pkts: packets sent.
+ * @retx_pkts: retransmissions sent.
+ * @lost_pkts: packets declared lost.
+ * @ecn_marks: ECN marks reported.
+ */
+struct mrc_conn_path_info {
+	u32 ev;
+	u32 plane;
+	u32 path_id;
+	u8 state;
+	u8 reason;
+	u32 srtt_us;
+	u64 tx_pkts;
+	u64 retx_pkts;
+	u64 lost_pkts;
+	u64 ecn_marks;
+};
+
+/**
+ * struct mrc_conn_info - a connection, for CONN_GET and events.
+ * @id: connection id.
+ * @laddr: local node address.
+ * @raddr: remote node address.
+ * @lport: local port (host order).
+ * @rport: remote port (host order).
+ * @type: SOCK_STREAM or SOCK_SEQPACKET.
+ * @state: enum mrc_conn_state.
+ * @local_qpn: local QPN.
+ * @remote_qpn: remote QPN.
+ * @policy: name of the failure policy in use.
+ * @srtt_us: smoothed RTT.
+ * @rto_us: current RTO.
+ * @cwnd: congestion window (bytes).
+ * @inflight: bytes in flight.
+ * @paths_by_state: EVs per enum mrc_path_state.
+ * @retx_rto: retransmissions after a timeout.
+ * @retx_nack: retransmissions after a NACK.
+ * @retx_sack: retransmissions after a SACK gap.
+ * @retx_ev: retransmissions after a per-EV loss.
+ * @ttr_count: recoveries measured.
+ * @ttr_max_ns: longest time to recovery.
+ * @bytes_sent: payload bytes sent (first transmissions).
+ * @bytes_recv: payload bytes delivered.
+ * @nr_paths: entries of @paths.
+ * @paths: the EV set (may be NULL when @nr_paths is 0).
+ */
+struct mrc_conn_info {
+	u32 id;
+	struct in6_addr laddr;
+	struct in6_addr raddr;
+	u16 lport;
+	u16 rport;
+	u8 type;
+	u8 state;
+	u32 local_qpn;
+	u32 remote_qpn;
+	char policy[MRC_POLICY_NAME_LEN + 1];
+	u32 srtt_us;
+	u32 rto_us;
+	u32 cwnd;
+	u32 inflight;
+	u32 paths_by_state[__MRC_PATH_STATE_MAX];
+	u64 retx_rto;
+	u64 retx_nack;
+	u64 retx_sack;
+	u64 retx_ev;
+	u64 ttr_count;
+	u64 ttr_max_ns;
+	u64 bytes_sent;
+	u64 bytes_recv;
+	unsigned int nr_paths;
+	const struct mrc_conn_path_info *paths;
+};
+
+/* Configuration lookups for the data path (any context, RCU inside). */
+int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
+			struct mrc_path_cand *cand, unsigned int max);
+int mrc_cfg_policy_get(struct net *net, const char *name,
+		       struct mrc_policy *out, char *name_out);
+u32 mrc_cfg_max_ev_set(struct net *net);
+u16 mrc_cfg_udp_port(struct net *net);
+int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb);
+int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb);
+
+/* Events (any context; GFP_ATOMIC). */
+void mrc_event_path_state(struct net *net, u32 conn_id, u32 ev, u32 path_id,
+			  u32 plane, u8 old_state, u8 new_state, u8 reason,
+			  u64 drops);
+void mrc_event_conn(struct net *net, enum mrc_event_type type,
+		    const struct mrc_conn_info *ci, int err);
+void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns);
+void mrc_event_plane(struct net *net, bool up, u32 plane, int ifindex,
+		     u8 reason);
+
+/* Connections: implemented by the data path (kmod/mrc_conn_stub.c today). */
+int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		  const struct mrc_conn_filter *filter);
+int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
+		 struct genl_info *info);
+int mrc_conn_fill(struct sk_buff *skb, const struct mrc_conn_info *ci,
+		  u32 portid, u32 seq, int flags);
+
+/* Statistics. */
+int mrc_stats_net_init(struct net *net);
+void mrc_stats_net_exit(struct net *net);
+void mrc_stats_fold(struct net *net, u64 *out);
+const char *mrc_mib_name(unsigned int field);
+
+/**
+ * MRC_INC_STATS() - count one event in a namespace's MIB (any context).
+ * @net: the namespace.
+ * @field: enum mrc_mib.
+ */
+#define MRC_INC_STATS(net, field) SNMP_INC_STATS(mrc_net(net)->mib, field)
+/**
+ * MRC_ADD_STATS() - add to a counter of a namespace's MIB (any context).
+ * @net: the namespace.
+ * @field: enum mrc_mib.
+ * @val: amount.
+ */
+#define MRC_ADD_STATS(net, field, val) \
+	SNMP_ADD_STATS(mrc_net(net)->mib, field, val)
+
+/* Internal to the configuration code (mrc_cfg.c, mrc_genl.c). */
+int mrc_cfg_net_init(struct net *net);
+void mrc_cfg_net_exit(struct net *net);
+int mrc_cfg_init(void);
+void mrc_cfg_exit(void);
+void mrc_cfg_plane_set_oper(struct mrc_net *mn, struct mrc_plane *pl, bool up,
+			    u8 reason);
+void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl, u8 reason);
+void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
+		    struct mrc_cfg_notify *n);
+struct mrc_policy_obj *mrc_cfg_policy_find(struct mrc_net *mn, const char *name);
+
+#endif /* _MRC_CFG_H */
