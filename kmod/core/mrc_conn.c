@@ -361,12 +361,12 @@ void mrc_conn_fail(struct mrc_conn *conn, int err, u64 now)
  */
 void mrc_conn_push_ack(struct mrc_conn *conn, const struct mrc_conn_ack *a)
 {
-	bool plain = !a->ce && !a->probe;
+	bool plain = !a->ce && !a->probe && !a->fan;
 	struct mrc_conn_ack *last;
 
 	if (conn->ackq_n) {
 		last = &conn->ackq[conn->ackq_n - 1];
-		if (plain && !last->ce && !last->probe) {
+		if (plain && !last->ce && !last->probe && !last->fan) {
 			*last = *a;
 			return;
 		}

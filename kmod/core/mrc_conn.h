@@ -391,6 +391,8 @@ struct mrc_conn_txmsg {
  * @ts_valid: @tx_ts is valid.
  * @ce: it arrived ECN-marked (reflect SKIP_ONCE).
  * @probe: it answers a probe.
+ * @fan: send it on several of our paths (answers a probe or a
+ *	retransmission: our earlier answer may have taken a dead path).
  */
 struct mrc_conn_ack {
 	u32 psn;
@@ -399,6 +401,7 @@ struct mrc_conn_ack {
 	bool ts_valid;
 	bool ce;
 	bool probe;
+	bool fan;
 };
 
 /**

@@ -163,12 +163,14 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	a.psn = pkt->bth.psn;
 	a.ev = rx_ev;
 	a.ce = ce;
+	a.fan = pkt->bth.rtx;
 	if (pkt->bth.ts) {
 		a.tx_ts = d->tseth.tx_ts;
 		a.ts_valid = true;
 	}
 	conn->last_rx = a;
 	conn->last_rx.ce = false;
+	conn->last_rx.fan = false;
 	if (res.sack_now || ce || !conn->p.ack_delay_ns) {
 		mrc_conn_push_ack(conn, &a);
 		v->sack_now = true;
@@ -402,6 +404,7 @@ int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 		a.psn = U32_MAX;
 		a.ev = rx_ev;
 		a.probe = true;
+		a.fan = true;
 		a.ce = ecn_ce;
 		mrc_conn_push_ack(conn, &a);
 		conn->st.rx_ctrl++;

@@ -40,7 +40,7 @@ struct Scenario {
 	uint32_t planes = 4, per_plane = 2;
 	std::vector<PathCfg> paths; // planes * per_plane
 	uint8_t sock_type = MRC_CONN_STREAM;
-	uint64_t bytes_ab = 1 << 20, bytes_ba = 1 << 19;
+	uint64_t bytes_ab = 1 << 20, bytes_ba = 1 << 18;
 	uint32_t msg_max = 8000; // SEQPACKET: message lengths 0..msg_max
 	uint64_t rcvbuf = 256 * 1024;
 	uint64_t read_period_ns = 0; // 0: the reader reads at once
