@@ -31,11 +31,18 @@ struct Context {
 	/// tests replace it.
 	std::function<std::unique_ptr<mrc::Client>()> connect;
 	std::unique_ptr<mrc::Client> client;
+	/// Waits between watch-mode reports; tests replace it.
+	std::function<void(double seconds)> sleep;
 
 	mrc::Client &nl();
 };
 
 /// Run mrcctl with @args (without argv[0]); returns an Exit code.
+/// "-batch FILE" (also -b, --batch; "-" is standard input) runs every
+/// line of FILE as one mrcctl command, stopping at the first that fails.
 int run(const std::vector<std::string> &args, Context &ctx);
+
+/// Run the commands of @in (named @name in messages); see run().
+int run_batch(std::istream &in, const std::string &name, Context &ctx);
 
 } // namespace mrcctl
