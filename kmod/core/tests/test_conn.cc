@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+// Unit tests of the connection engine (mrc_conn.h) and the CM parameter
+// negotiation (mrc_cm.h). The simulator (kmod/core/sim) covers the
+// engine end to end; these pin its API contract and its drop reasons.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+extern "C" {
+#include "mrc_cm.h"
+#include "mrc_conn.h"
+}
+
+namespace {
+
+struct Pair {
+	mrc_conn c[2];
+	std::vector<uint64_t> st[2];
+	uint64_t now = 1000;
+
+	explicit Pair(uint8_t type = MRC_CONN_STREAM, uint64_t rcvbuf = 65536)
+	{
+		static const mrc_path_cand cands[] = {
+			{ 1, 1, 0 }, { 2, 1, 0 }, { 3, 1, 1 }, { 4, 1, 1 },
+		};
+		for (int s = 0; s < 2; s++) {
+			mrc_conn_params p;
+			mrc_conn_params_default(&p);
+			p.sock_type = type;
+			p.local_qpn = s ? 0x200 : 0x100;
+			p.peer_qpn = s ? 0x100 : 0x200;
+			p.tx_init_psn = s ? 0xfffff0 : 7;
+			p.rx_init_psn = s ? 7 : 0xfffff0;
+			p.rx_r_key = s ? 0xb : 0xa;
+			p.tx_r_key = s ? 0xa : 0xb;
+			p.rcvbuf = rcvbuf;
+			p.peer_window = rcvbuf;
+			p.seed = s + 1;
+			p.ack_delay_ns = 0;
+			p.handshake_rtt_ns = 100000;
+			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 4, 0), 0);
+		}
+	}
+
+	// Move every packet side s wants to send to the other side.
+	int pump(int s, int max = 1000)
+	{
+		uint8_t buf[4096];
+		mrc_tx_desc d;
+		mrc_pkt pkt, in;
+		mrc_conn_verdict v;
+		uint32_t ev;
+		int n = 0;
+
+		while (n < max && mrc_conn_next_tx(&c[s], now, &d)) {
+			int h = mrc_conn_build_data_hdr(&c[s], &d, buf, sizeof(buf));
+			EXPECT_GT(h, 0);
+			std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
+			EXPECT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+			EXPECT_EQ(mrc_conn_rx(&c[1 - s], &in, (uint16_t)d.ev, false, now, &v), 0);
+			n++;
+		}
+		while (n < max && mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
+			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+			EXPECT_GT(len, 0);
+			EXPECT_EQ(mrc_pkt_decode(buf, len, &in), 0);
+			mrc_conn_rx(&c[1 - s], &in, (uint16_t)ev, false, now, &v);
+			n++;
+		}
+		return n;
+	}
+
+	// Exchange packets until quiet; a STREAM reader reads as it goes.
+	void settle(bool read = false)
+	{
+		for (int i = 0; i < 200; i++) {
+			now += 10000;
+			for (int s = 0; read && s < 2; s++)
+				mrc_conn_app_read(&c[s], mrc_conn_app_readable(&c[s]));
+			if (!pump(0) + !pump(1) == 2)
+				break;
+		}
+	}
+};
+
+TEST(Conn, ParamsCheck)
+{
+	mrc_conn_params p;
+	const char *msg = nullptr;
+
+	mrc_conn_params_default(&p);
+	EXPECT_EQ(mrc_conn_params_check(&p, &msg), 0);
+	p.sock_type = 9;
+	EXPECT_EQ(mrc_conn_params_check(&p, &msg), -EINVAL);
+	EXPECT_NE(msg, nullptr);
+	mrc_conn_params_default(&p);
+	p.rx_mpr = 0;
+	EXPECT_EQ(mrc_conn_params_check(&p, nullptr), -EINVAL);
+	mrc_conn_params_default(&p);
+	std::strcpy(p.cc_name, "nope");
+	EXPECT_EQ(mrc_conn_params_check(&p, &msg), -EINVAL);
+	mrc_conn_params_default(&p);
+	p.policy.retry_limit = 0;
+	EXPECT_EQ(mrc_conn_params_check(&p, &msg), -EINVAL);
+}
+
+TEST(Conn, InitNeedsAPath)
+{
+	mrc_conn_params p;
+	mrc_conn c;
+
+	mrc_conn_params_default(&p);
+	std::vector<uint64_t> st(mrc_conn_storage_size(&p) / 8 + 1);
+	EXPECT_EQ(mrc_conn_init(&c, &p, st.data(), nullptr, 0, 0), -ENETUNREACH);
+}
+
+TEST(Conn, StreamTransferAndInfo)
+{
+	Pair pr;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 100000, false), 0);
+	pr.settle(true);
+	EXPECT_EQ(pr.c[1].rcv_read, 100000u);
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	EXPECT_EQ(mrc_conn_snd_una_off(&pr.c[0]), 100000u);
+	mrc_conn_info i;
+	mrc_conn_get_info(&pr.c[0], &i);
+	EXPECT_EQ(i.snd_una_off, 100000u);
+	EXPECT_GT(i.tx_pkts, 0u);
+	EXPECT_EQ(i.npaths, 4u);
+	EXPECT_EQ(mrc_conn_path_count(&pr.c[0]), 4u);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], 4), nullptr);
+}
+
+TEST(Conn, SeqpacketMessages)
+{
+	Pair pr(MRC_CONN_SEQPACKET);
+	mrc_conn_msg m;
+
+	EXPECT_EQ(mrc_conn_app_write(&pr.c[0], 10, false), -EINVAL);
+	EXPECT_EQ(mrc_conn_app_write(&pr.c[0], 1 << 20, true), -EMSGSIZE);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 5000, true), 0);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 0, true), 0);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 3, true), 0);
+	pr.settle();
+	ASSERT_TRUE(mrc_conn_rx_msg_peek(&pr.c[1], &m));
+	ASSERT_TRUE(mrc_conn_rx_msg_pop(&pr.c[1], &m));
+	EXPECT_EQ(m.off, 0u);
+	EXPECT_EQ(m.len, 5000u);
+	EXPECT_TRUE(m.has_imm);
+	ASSERT_TRUE(mrc_conn_rx_msg_pop(&pr.c[1], &m));
+	EXPECT_EQ(m.len, 0u);
+	ASSERT_TRUE(mrc_conn_rx_msg_pop(&pr.c[1], &m));
+	EXPECT_EQ(m.off, 5000u);
+	EXPECT_EQ(m.len, 3u);
+	EXPECT_FALSE(mrc_conn_rx_msg_pop(&pr.c[1], &m));
+	pr.settle();
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+}
+
+TEST(Conn, DropsChangeNothing)
+{
+	Pair pr;
+	uint8_t buf[4096];
+	mrc_tx_desc d;
+	mrc_pkt pkt;
+	mrc_conn_verdict v;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 3000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	mrc_conn_data_pkt(&pr.c[0], &d, &pkt);
+	uint32_t cack = pr.c[1].rx.cack;
+
+	mrc_pkt bad = pkt;
+	bad.u.data.r_key ^= 1;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_RKEY);
+	bad = pkt;
+	bad.bth.dest_qpn = 0x999;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_QPN);
+	bad = pkt;
+	bad.bth.psn = mrc_psn_add(pkt.bth.psn, 5000);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_PSN_WINDOW);
+	bad = pkt;
+	bad.u.data.va = 1ULL << 40;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_NO_CREDIT);
+	bad = pkt;
+	bad.bth.opcode = MRC_OP_WRITE_FIRST;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_OPCODE);
+	bad = pkt;
+	bad.type = MRC_PKT_CM;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_TYPE);
+	EXPECT_EQ(pr.c[1].rx.cack, cack);
+	EXPECT_EQ(pr.c[1].st.rx_bytes, 0u);
+
+	// a SACK for data never sent
+	mrc_pkt s;
+	std::memset(&s, 0, sizeof(s));
+	s.type = MRC_PKT_SACK;
+	s.bth.opcode = MRC_OP_SACK;
+	s.bth.dest_qpn = 0x100;
+	s.u.sack.cack_psn = mrc_psn_add(pr.c[0].tx.nxt, 10);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &s, 0, false, pr.now, &v), MRC_DROP_SACK_UNSENT);
+	mrc_pkt n;
+	std::memset(&n, 0, sizeof(n));
+	n.type = MRC_PKT_NACK;
+	n.bth.opcode = MRC_OP_NACK;
+	n.bth.dest_qpn = 0x100;
+	n.u.nack.reason = MRC_NACK_TRIMMED;
+	n.u.nack.nack_psn = mrc_psn_add(pr.c[0].tx.nxt, 10);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &n, 0, false, pr.now, &v), MRC_DROP_NACK_UNSENT);
+	EXPECT_STREQ(mrc_conn_drop_name(MRC_DROP_BAD_RKEY), "bad_rkey");
+	EXPECT_STREQ(mrc_conn_drop_name(99), "unknown");
+	(void)buf;
+}
+
+TEST(Conn, NackTrimRetransmitsOnAnotherPath)
+{
+	Pair pr;
+	mrc_tx_desc d, r;
+	mrc_pkt n;
+	mrc_conn_verdict v;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	std::memset(&n, 0, sizeof(n));
+	n.type = MRC_PKT_NACK;
+	n.bth.opcode = MRC_OP_NACK;
+	n.bth.dest_qpn = 0x100;
+	n.u.nack.reason = MRC_NACK_TRIMMED;
+	n.u.nack.nack_psn = d.psn;
+	n.u.nack.entropy = d.ev & 0xffff;
+	ASSERT_EQ(mrc_conn_rx(&pr.c[0], &n, 0, false, pr.now, &v), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &r), 1);
+	EXPECT_TRUE(r.rtx);
+	EXPECT_EQ(r.psn, d.psn);
+	EXPECT_NE(r.path, d.path);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], d.path)->state, MRC_PATH_SKIP);
+	// fatal NACK
+	n.u.nack.reason = MRC_NACK_UNEXP_EVENT;
+	ASSERT_EQ(mrc_conn_rx(&pr.c[0], &n, 0, false, pr.now, &v), 0);
+	EXPECT_TRUE(v.failed);
+	EXPECT_EQ(pr.c[0].err, -ECONNRESET);
+	mrc_conn_event ev;
+	bool failed = false;
+	while (mrc_conn_pop_event(&pr.c[0], &ev))
+		failed |= ev.type == MRC_CEV_FAILED;
+	EXPECT_TRUE(failed);
+}
+
+TEST(Conn, ResetNeedsTheKey)
+{
+	Pair pr;
+	mrc_pkt r;
+	mrc_conn_verdict v;
+
+	mrc_conn_reset_pkt(&pr.c[1], MRC_RESET_ABORT, 0, &r);
+	mrc_pkt bad = r;
+	bad.u.reset.r_key ^= 1;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &bad, 0, false, pr.now, &v), MRC_DROP_BAD_RESET);
+	EXPECT_EQ(pr.c[0].err, 0);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &r, 0, false, pr.now, &v), 0);
+	EXPECT_EQ(pr.c[0].err, -ECONNRESET);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &r, 0, false, pr.now, &v), MRC_DROP_CLOSED);
+	EXPECT_EQ(mrc_conn_app_write(&pr.c[0], 1, false), -ECONNRESET);
+	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), 0u);
+}
+
+TEST(Conn, AllPathsSilentTimesOut)
+{
+	Pair pr;
+	mrc_tx_desc d;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 50000, false), 0);
+	for (int i = 0; i < 100000 && !pr.c[0].err; i++) {
+		while (mrc_conn_next_tx(&pr.c[0], pr.now, &d))
+			; // all lost
+		mrc_pkt p;
+		uint32_t ev;
+		while (mrc_conn_next_ctrl(&pr.c[0], pr.now, &p, &ev))
+			;
+		uint64_t t = mrc_conn_next_deadline(&pr.c[0]);
+		ASSERT_NE(t, 0u);
+		pr.now = std::max(pr.now, t);
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+	}
+	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	uint64_t budget = mrc_policy_timeout_budget(&pr.c[0].p.policy);
+	EXPECT_LE(pr.now, 1000 + budget + pr.c[0].p.policy.rto_max_ns);
+}
+
+TEST(Conn, ZeroWindowPersistProbe)
+{
+	Pair pr(MRC_CONN_STREAM, 4096);
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 20000, false), 0);
+	pr.settle();
+	// sender-side SWS: two full packets, not a dribble
+	EXPECT_EQ(mrc_conn_app_readable(&pr.c[1]), 2800u);
+	// the reader takes everything: the window update gets the rest going
+	for (int i = 0; i < 20 && pr.c[1].rcv_read < 20000; i++) {
+		mrc_conn_app_read(&pr.c[1], mrc_conn_app_readable(&pr.c[1]));
+		pr.settle();
+		pr.now += 5000000;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+		mrc_conn_on_timer(&pr.c[1], pr.now);
+		pr.settle();
+	}
+	EXPECT_EQ(pr.c[1].rcv_read, 20000u);
+	EXPECT_EQ(pr.c[0].err, 0);
+}
+
+TEST(Conn, ControlPassThroughs)
+{
+	Pair pr;
+	mrc_policy pol;
+
+	mrc_conn_set_plane(&pr.c[0], 0, false, pr.now);
+	mrc_conn_info i;
+	mrc_conn_get_info(&pr.c[0], &i);
+	EXPECT_EQ(i.paths_by_state[MRC_PATH_ASSUMED_BAD], 1u); // its GOOD one
+	mrc_conn_set_plane(&pr.c[0], 0, true, pr.now);
+	mrc_conn_set_peer_ports(&pr.c[0], ~2U, pr.now);
+	mrc_conn_set_peer_ports(&pr.c[0], ~0U, pr.now);
+	EXPECT_EQ(mrc_conn_set_path_denied(&pr.c[0], 0, true, pr.now), 0);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], 0)->state, MRC_PATH_DENIED);
+	EXPECT_EQ(mrc_conn_set_path_denied(&pr.c[0], 99, true, pr.now), -ENOENT);
+	EXPECT_EQ(mrc_conn_set_cfg_denied(&pr.c[0], 4, true, pr.now), 1u);
+	EXPECT_EQ(mrc_conn_remove_cfg(&pr.c[0], 3, pr.now), 1u);
+	mrc_policy_default(&pol);
+	EXPECT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), 0);
+	pol.rto_min_ns = 0;
+	EXPECT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), -EINVAL);
+	mrc_conn_set_rcvbuf(&pr.c[0], 1 << 16);
+	int idx = mrc_conn_path_of_ev(&pr.c[0], mrc_conn_path(&pr.c[0], 1)->ev);
+	EXPECT_EQ(idx, 1);
+	mrc_conn_event ev;
+	int n = 0;
+	while (mrc_conn_pop_event(&pr.c[0], &ev))
+		n++;
+	EXPECT_GT(n, 0);
+	mrc_conn_abort(&pr.c[0], -EPIPE, pr.now);
+	EXPECT_EQ(pr.c[0].err, -EPIPE);
+}
+
+TEST(Cm, Negotiate)
+{
+	mrc_cm_params a = { MRC_CM_SOCK_STREAM, 8, 1400, 5, 0xaa, 65536,
+			    MRC_CAP_TSETH | MRC_CAP_CREDIT };
+	mrc_cm_params b = { MRC_CM_SOCK_STREAM, 4, 9000, 9, 0xbb, 1 << 20,
+			    MRC_CAP_CREDIT | MRC_CAP_ICRC };
+	mrc_conn_params p;
+
+	mrc_conn_params_default(&p);
+	ASSERT_EQ(mrc_cm_negotiate(&a, &b, 0, &p), 0);
+	EXPECT_EQ(p.max_payload, 1400u);
+	EXPECT_EQ(p.caps, (u32)MRC_CAP_CREDIT);
+	EXPECT_EQ(p.tx_mpr, 4u * 128);
+	EXPECT_EQ(p.rx_mpr, 8u * 128);
+	EXPECT_EQ(p.tx_init_psn, 5u);
+	EXPECT_EQ(p.rx_init_psn, 9u);
+	EXPECT_EQ(p.rx_r_key, 0xaau);
+	EXPECT_EQ(p.tx_r_key, 0xbbu);
+	EXPECT_EQ(p.peer_window, 1u << 20);
+	EXPECT_EQ(mrc_conn_params_check(&p, nullptr), 0);
+	ASSERT_EQ(mrc_cm_negotiate(&a, &b, 1000, &p), 0);
+	EXPECT_EQ(p.max_payload, 1000u);
+	EXPECT_EQ(mrc_cm_negotiate(&a, &b, 10, &p), MRC_REJ_BAD_PARAMS);
+	b.sock_type = MRC_CM_SOCK_SEQPACKET;
+	EXPECT_EQ(mrc_cm_negotiate(&a, &b, 0, &p), MRC_REJ_SOCK_TYPE);
+	b.sock_type = MRC_CM_SOCK_STREAM;
+	b.rcv_window = 10;
+	EXPECT_EQ(mrc_cm_negotiate(&a, &b, 0, &p), MRC_REJ_BAD_PARAMS);
+	b.rcv_window = 65536;
+	b.mpr = 0;
+	EXPECT_EQ(mrc_cm_params_check(&b), MRC_REJ_BAD_PARAMS);
+	EXPECT_EQ(mrc_cm_rej_errno(MRC_REJ_NO_LISTENER), -ECONNREFUSED);
+	EXPECT_EQ(mrc_cm_rej_errno(MRC_REJ_SOCK_TYPE), -EPROTOTYPE);
+	EXPECT_EQ(mrc_cm_rej_errno(MRC_REJ_BAD_PARAMS), -EPROTO);
+	EXPECT_EQ(mrc_cm_rej_errno(MRC_REJ_NO_RESOURCES), -ENOBUFS);
+
+	mrc_cm cm;
+	mrc_pkt pkt;
+	uint8_t buf[128];
+	std::memset(&cm, 0, sizeof(cm));
+	cm.port = 80;
+	cm.src_qpn = 0x100;
+	cm.cookie = 42;
+	cm.params = a;
+	mrc_cm_pkt(&pkt, MRC_OP_CM_REQ, &cm);
+	EXPECT_GT(mrc_pkt_encode(&pkt, buf, sizeof(buf)), 0);
+}
+
+} // namespace
