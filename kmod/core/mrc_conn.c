@@ -421,11 +421,13 @@ void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now)
 
 		/*
 		 * Spraying reorders: a SACK-gap loss blames its path only if
-		 * nothing was heard on it since the packet left (a dead
-		 * path); per-path losses are exact and always count.
+		 * the path answered before but nothing was heard on it since
+		 * the packet left (it died); a path not heard from yet may
+		 * just be queueing the first burst (RTO catches a path dead
+		 * from the start). Per-path losses are exact and always count.
 		 */
 		if (p && (e->cause != MRC_LOSS_SACK_GAP ||
-			  p->last_heard <= e->sent_ns))
+			  (p->last_heard && p->last_heard <= e->sent_ns)))
 			mrc_path_on_loss(&conn->paths, e->path, now);
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
