@@ -120,7 +120,10 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 					      MRC_PLANE_R_DEVICE_GONE);
 			WRITE_ONCE(pl->ifindex, 0);
 		} else {
-			mrc_cfg_plane_refresh(mn, pl, dev, MRC_PLANE_R_LINK);
+			/* A device being deleted is closed first. */
+			mrc_cfg_plane_refresh(mn, pl, dev, dev->dismantle ?
+					      MRC_PLANE_R_DEVICE_GONE :
+					      MRC_PLANE_R_LINK);
 		}
 	}
 	mutex_unlock(&mn->lock);
