@@ -234,8 +234,20 @@ std::string describe_error(const std::string &operation, int errnum, const ExtAc
 		if (!path.empty())
 			bad = attr_path_name(path);
 	}
-	// The kernel's policy says what would have been accepted.
-	if (bad && ack.min_value && ack.max_value)
+	// The kernel's policy says what would have been accepted; a maximum
+	// that is only the type's own is not worth saying.
+	std::optional<uint64_t> type_max;
+	if (ack.policy_type == NL_ATTR_TYPE_U8)
+		type_max = UINT8_MAX;
+	else if (ack.policy_type == NL_ATTR_TYPE_U16)
+		type_max = UINT16_MAX;
+	else if (ack.policy_type == NL_ATTR_TYPE_U32)
+		type_max = UINT32_MAX;
+	else if (ack.policy_type == NL_ATTR_TYPE_U64)
+		type_max = UINT64_MAX;
+	if (bad && ack.min_value && ack.max_value && ack.max_value == type_max)
+		*bad += ", at least " + std::to_string(*ack.min_value);
+	else if (bad && ack.min_value && ack.max_value)
 		*bad += ", valid range " + std::to_string(*ack.min_value) + ".." +
 			std::to_string(*ack.max_value);
 	else if (bad && ack.min_value)
@@ -323,6 +335,8 @@ ExtAck parse_extack(const nlmsghdr *nlh, size_t len)
 				ack.min_length = static_cast<uint32_t>(*v);
 			if (auto v = num(NL_POLICY_TYPE_ATTR_MAX_LENGTH))
 				ack.max_length = static_cast<uint32_t>(*v);
+			if (auto v = num(NL_POLICY_TYPE_ATTR_TYPE))
+				ack.policy_type = static_cast<uint32_t>(*v);
 			break;
 		}
 		case NLMSGERR_ATTR_MISS_NEST:

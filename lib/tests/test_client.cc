@@ -417,6 +417,12 @@ TEST(Errors, NestedAttributesAreNamed)
 	EXPECT_EQ(mrc::describe_error("plane add", ERANGE, ack, req),
 		  "plane add: integer out of range (MRC_PLANE_A_ID, valid range 0..31) "
 		  "[Numerical result out of range]");
+	ack.policy_type = NL_ATTR_TYPE_U32;
+	ack.min_value = 1;
+	ack.max_value = UINT32_MAX;
+	EXPECT_EQ(mrc::describe_error("plane add", ERANGE, ack, req),
+		  "plane add: integer out of range (MRC_PLANE_A_ID, at least 1) "
+		  "[Numerical result out of range]");
 }
 
 TEST(Errors, MissingNestedAttributeIsNamed)

@@ -32,6 +32,17 @@ CLI::App *add_words_command(CLI::App &parent, const std::string &name, const std
 	return cmd;
 }
 
+void require_known_command(CLI::App *cmd, const std::string &names)
+{
+	auto words = std::make_shared<std::vector<std::string>>();
+	cmd->add_option("command", *words, names)->expected(0, -1);
+	cmd->parse_complete_callback([cmd, words, names]() {
+		if (!words->empty() && cmd->get_subcommands().empty())
+			throw UsageError(cmd->get_name() + ": unknown command '" + words->front() +
+					 "' (" + names + ")");
+	});
+}
+
 namespace {
 
 int run_one(const std::vector<std::string> &args, Context &ctx, bool in_batch)

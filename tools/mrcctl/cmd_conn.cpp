@@ -105,6 +105,7 @@ void add_conn_command(CLI::App &app, Context &ctx)
 {
 	auto *cmd = app.add_subcommand("conn", "connections and their paths");
 	cmd->require_subcommand(0, 1);
+	require_known_command(cmd, "show");
 	auto fn = [&ctx](Keywords &kw) {
 		kw.parse({{"id", true},
 			  {"local", true},

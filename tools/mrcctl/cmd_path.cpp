@@ -86,6 +86,7 @@ void add_path_command(CLI::App &app, Context &ctx)
 {
 	auto *cmd = app.add_subcommand("path", "paths: ways through the fabric to a destination");
 	cmd->require_subcommand(0, 1);
+	require_known_command(cmd, "add, set, del, show");
 	add_words_command(
 	    *cmd, "add", "add a path",
 	    "ID dst PREFIX plane N mode usid|srh|entropy [usid ADDR] [segs A,B,...] [entropy N] "

@@ -64,6 +64,7 @@ void add_plane_command(CLI::App &app, Context &ctx)
 {
 	auto *cmd = app.add_subcommand("plane", "planes: a local device and a source address");
 	cmd->require_subcommand(0, 1);
+	require_known_command(cmd, "add, set, del, show");
 	add_words_command(*cmd, "add", "add a plane", "ID dev DEV saddr ADDR [admin up|down]",
 			  [&ctx](Keywords &kw) {
 				  mrc::Plane p = plane_from(kw);

@@ -90,6 +90,7 @@ void add_policy_command(CLI::App &app, Context &ctx)
 {
 	auto *cmd = app.add_subcommand("policy", "failure policies (named)");
 	cmd->require_subcommand(0, 1);
+	require_known_command(cmd, "add, set, del, show");
 	const std::string knobs =
 	    "NAME [rto-min T] [rto-max T] [probe-interval T] [skip T] [retry-limit N] "
 	    "[fail-to-bad N] [success-to-good N] [min-active N] [max-paths N] [backups N] "
@@ -122,6 +123,7 @@ void add_settings_command(CLI::App &app, Context &ctx)
 {
 	auto *cmd = app.add_subcommand("settings", "namespace settings");
 	cmd->require_subcommand(0, 1);
+	require_known_command(cmd, "show, set");
 	auto show = [&ctx]() {
 		auto s = ctx.nl().settings();
 		if (ctx.json) {

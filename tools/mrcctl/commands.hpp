@@ -27,4 +27,8 @@ void add_probe_command(CLI::App &app, Context &ctx);
 CLI::App *add_words_command(CLI::App &parent, const std::string &name, const std::string &desc,
 			    const std::string &usage, std::function<void(Keywords &)> fn);
 
+/// Make "@cmd WORD" with an unknown WORD a usage error listing @names
+/// (CLI11 would only say the argument was not expected).
+void require_known_command(CLI::App *cmd, const std::string &names);
+
 } // namespace mrcctl

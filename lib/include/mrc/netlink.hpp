@@ -35,6 +35,7 @@ struct ExtAck {
 	std::optional<uint64_t> max_value;    ///< policy of the bad attribute: highest value
 	std::optional<uint32_t> min_length;   ///< policy of the bad attribute: shortest
 	std::optional<uint32_t> max_length;   ///< policy of the bad attribute: longest
+	std::optional<uint32_t> policy_type;  ///< policy of the bad attribute: NL_ATTR_TYPE_*
 };
 
 /// Parse the extended ack of an NLMSG_ERROR message (NETLINK_CAP_ACK set:

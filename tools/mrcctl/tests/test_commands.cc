@@ -123,6 +123,8 @@ TEST_F(Cmd, UsageErrorsAreExactAndExit2)
 	     "invalid connection state 'dancing': expected closed, listen, req-sent, req-rcvd, "
 	     "established, closing or failed"},
 	    {{"probe", "2001:db8::1"}, "probe: 'path ID' is required"},
+	    {{"plane", "frob"}, "plane: unknown command 'frob' (add, set, del, show)"},
+	    {{"settings", "get"}, "settings: unknown command 'get' (show, set)"},
 	};
 	for (const auto &c : cases) {
 		err.str("");
