@@ -150,10 +150,10 @@ static struct notifier_block mrc_netdev_nb = {
  * use the entropy fallback), at most @max.
  */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
-			struct mrc_path_cand *cand, unsigned int max)
+			struct mrc_cfg_cand *cand, unsigned int max)
 {
 	struct mrc_net *mn = mrc_net(net);
-	const struct mrc_path *p;
+	const struct mrc_cfg_path *p;
 	unsigned int n = 0, plane;
 	int best = -1;
 
@@ -174,7 +174,7 @@ int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
 		if (!pl || !READ_ONCE(pl->oper_up))
 			continue;
 		list_for_each_entry_rcu(p, &mn->paths, list) {
-			struct mrc_path_cand *c;
+			struct mrc_cfg_cand *c;
 
 			if (p->plane != plane || p->deny || p->dst_len != best ||
 			    !ipv6_prefix_equal(&p->dst, dst, p->dst_len))
@@ -340,7 +340,7 @@ void mrc_cfg_net_exit(struct net *net)
 {
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_policy_obj *po, *ptmp;
-	struct mrc_path *p, *tmp;
+	struct mrc_cfg_path *p, *tmp;
 	unsigned int i;
 
 	mutex_lock(&mn->lock);

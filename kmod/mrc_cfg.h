@@ -55,7 +55,7 @@ struct mrc_plane {
 };
 
 /**
- * struct mrc_path - a configured path (immutable once published; changes
+ * struct mrc_cfg_path - a configured path (immutable once published; changes
  * replace it).
  * @list: entry of mrc_net::paths (RCU), ordered by id.
  * @rcu: frees the path after readers are done.
@@ -71,7 +71,7 @@ struct mrc_plane {
  * @deny: taken out of service by the operator.
  * @segs: uSID container (usid) or segment list (srh), first segment first.
  */
-struct mrc_path {
+struct mrc_cfg_path {
 	struct list_head list;
 	struct rcu_head rcu;
 	u32 id;
@@ -110,7 +110,7 @@ struct mrc_mib_stats {
 };
 
 /**
- * struct mrc_path_cand - what a connection copies of a path when it
+ * struct mrc_cfg_cand - what a connection copies of a path when it
  * builds its EV set (mrc_cfg_path_lookup()).
  * @path_id: configured path id.
  * @plane: plane id.
@@ -123,7 +123,7 @@ struct mrc_mib_stats {
  * @prefix_len: length of the matched destination prefix.
  * @segs: uSID container (usid) or segment list (srh).
  */
-struct mrc_path_cand {
+struct mrc_cfg_cand {
 	u32 path_id;
 	u32 plane;
 	int ifindex;
@@ -203,7 +203,7 @@ struct mrc_conn_filter {
 };
 
 /**
- * struct mrc_conn_path_info - one EV of a connection, for CONN_GET.
+ * struct mrc_nl_conn_path - one EV of a connection, for CONN_GET.
  * @ev: entropy value.
  * @plane: plane id.
  * @path_id: configured path id, or U32_MAX for a fallback path.
@@ -215,7 +215,7 @@ struct mrc_conn_filter {
  * @lost_pkts: packets declared lost.
  * @ecn_marks: ECN marks reported.
  */
-struct mrc_conn_path_info {
+struct mrc_nl_conn_path {
 	u32 ev;
 	u32 plane;
 	u32 path_id;
@@ -229,7 +229,7 @@ struct mrc_conn_path_info {
 };
 
 /**
- * struct mrc_conn_info - a connection, for CONN_GET and events.
+ * struct mrc_nl_conn - a connection, for CONN_GET and events.
  * @id: connection id.
  * @laddr: local node address.
  * @raddr: remote node address.
@@ -256,7 +256,7 @@ struct mrc_conn_path_info {
  * @nr_paths: entries of @paths.
  * @paths: the EV set (may be NULL when @nr_paths is 0).
  */
-struct mrc_conn_info {
+struct mrc_nl_conn {
 	u32 id;
 	struct in6_addr laddr;
 	struct in6_addr raddr;
@@ -281,12 +281,12 @@ struct mrc_conn_info {
 	u64 bytes_sent;
 	u64 bytes_recv;
 	unsigned int nr_paths;
-	const struct mrc_conn_path_info *paths;
+	const struct mrc_nl_conn_path *paths;
 };
 
 /* Configuration lookups for the data path (any context, RCU inside). */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
-			struct mrc_path_cand *cand, unsigned int max);
+			struct mrc_cfg_cand *cand, unsigned int max);
 int mrc_cfg_policy_get(struct net *net, const char *name,
 		       struct mrc_policy *out, char *name_out);
 u32 mrc_cfg_max_ev_set(struct net *net);
@@ -299,17 +299,17 @@ void mrc_event_path_state(struct net *net, u32 conn_id, u32 ev, u32 path_id,
 			  u32 plane, u8 old_state, u8 new_state, u8 reason,
 			  u64 drops);
 void mrc_event_conn(struct net *net, enum mrc_event_type type,
-		    const struct mrc_conn_info *ci, int err);
+		    const struct mrc_nl_conn *ci, int err);
 void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns);
 void mrc_event_plane(struct net *net, bool up, u32 plane, int ifindex,
 		     u8 reason);
 
-/* Connections: implemented by the data path (kmod/mrc_conn_stub.c today). */
+/* Connections: implemented by the data path (kmod/mrc_conn_list.c). */
 int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		  const struct mrc_conn_filter *filter);
 int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 		 struct genl_info *info);
-int mrc_conn_fill(struct sk_buff *skb, const struct mrc_conn_info *ci,
+int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
 		  u32 portid, u32 seq, int flags);
 
 /* Statistics. */

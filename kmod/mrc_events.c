@@ -111,7 +111,7 @@ EXPORT_SYMBOL_GPL(mrc_event_path_state);
  * Any context.
  */
 void mrc_event_conn(struct net *net, enum mrc_event_type type,
-		    const struct mrc_conn_info *ci, int err)
+		    const struct mrc_nl_conn *ci, int err)
 {
 	struct nlattr *nest;
 	struct sk_buff *skb;

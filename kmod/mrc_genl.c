@@ -306,9 +306,9 @@ static struct mrc_plane *mrc_plane_get(struct mrc_net *mn, u32 id)
 					 lockdep_is_held(&mn->lock));
 }
 
-static struct mrc_path *mrc_path_find(struct mrc_net *mn, u32 id)
+static struct mrc_cfg_path *mrc_path_find(struct mrc_net *mn, u32 id)
 {
-	struct mrc_path *p;
+	struct mrc_cfg_path *p;
 
 	list_for_each_entry(p, &mn->paths, list)
 		if (p->id == id)
@@ -565,7 +565,7 @@ fail:
 	return err;
 }
 
-static void mrc_path_unlink(struct mrc_net *mn, struct mrc_path *p)
+static void mrc_path_unlink(struct mrc_net *mn, struct mrc_cfg_path *p)
 {
 	struct mrc_cfg_notify n = { .plane = p->plane, .path = p->id };
 	struct mrc_plane *pl = mrc_plane_get(mn, p->plane);
@@ -584,7 +584,7 @@ static int mrc_genl_plane_del(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct mrc_cfg_notify n = {};
-	struct mrc_path *p, *tmp;
+	struct mrc_cfg_path *p, *tmp;
 	struct mrc_plane *pl;
 	int err;
 
@@ -679,7 +679,7 @@ static int mrc_genl_plane_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* ---- paths ------------------------------------------------------------- */
 
-static int mrc_path_fill(struct sk_buff *skb, const struct mrc_path *p,
+static int mrc_path_fill(struct sk_buff *skb, const struct mrc_cfg_path *p,
 			 u32 portid, u32 seq, int flags)
 {
 	struct nlattr *nest, *segs;
@@ -727,7 +727,7 @@ cancel:
 }
 
 /* Mode data of an ADD: exactly what the mode needs, each address valid. */
-static int mrc_path_parse_mode(struct mrc_path *p, struct nlattr *nest,
+static int mrc_path_parse_mode(struct mrc_cfg_path *p, struct nlattr *nest,
 			       struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	struct nlattr *seg;
@@ -799,7 +799,7 @@ static int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PATH_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_path *p, *pos;
+	struct mrc_cfg_path *p, *pos;
 	struct in6_addr masked;
 	struct list_head *at;
 	struct mrc_plane *pl;
@@ -898,7 +898,7 @@ static int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PATH_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct mrc_cfg_notify n = {};
-	struct mrc_path *old, *p;
+	struct mrc_cfg_path *old, *p;
 	int err;
 
 	err = mrc_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
@@ -943,7 +943,7 @@ static int mrc_genl_path_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_PATH_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_path *p;
+	struct mrc_cfg_path *p;
 	int err;
 
 	err = mrc_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
@@ -972,7 +972,7 @@ static int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PATH_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct sk_buff *msg;
-	struct mrc_path *p;
+	struct mrc_cfg_path *p;
 	int err;
 
 	err = mrc_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
@@ -1006,7 +1006,7 @@ static int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info)
 static int mrc_genl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_path *p;
+	struct mrc_cfg_path *p;
 
 	/* cb->args[0]: next id to dump; cb->args[1]: set once finished. */
 	if (cb->args[1])
@@ -1433,7 +1433,7 @@ out:
  * Return: 0, or -EMSGSIZE when @skb is full (nothing of the connection is
  * left in it).
  */
-int mrc_conn_fill(struct sk_buff *skb, const struct mrc_conn_info *ci,
+int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
 		  u32 portid, u32 seq, int flags)
 {
 	struct nlattr *nest, *paths, *pn;
@@ -1490,7 +1490,7 @@ int mrc_conn_fill(struct sk_buff *skb, const struct mrc_conn_info *ci,
 	if (!paths)
 		goto cancel;
 	for (i = 0; i < ci->nr_paths; i++) {
-		const struct mrc_conn_path_info *p = &ci->paths[i];
+		const struct mrc_nl_conn_path *p = &ci->paths[i];
 
 		pn = nla_nest_start(skb, MRC_CONN_A_PATH);
 		if (!pn ||
@@ -1520,7 +1520,6 @@ cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
 }
-EXPORT_SYMBOL_GPL(mrc_conn_fill);
 
 static int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
 {

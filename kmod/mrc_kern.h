@@ -33,7 +33,7 @@
  * @udp_port: UDP destination port of MRC packets in this namespace.
  * @nr_socks: MRC sockets alive in this namespace.
  * @planes: planes by id (RCU; written under @lock).
- * @paths: struct mrc_path list ordered by id (RCU; written under @lock).
+ * @paths: struct mrc_cfg_path list ordered by id (RCU; written under @lock).
  * @nr_paths: entries of @paths.
  * @policies: struct mrc_policy_obj list (RCU; written under @lock).
  * @nr_policies: entries of @policies.

@@ -12,6 +12,7 @@
 #include <linux/net.h>
 #include <net/genetlink.h>
 
+#include "mrc_dp.h"
 #include "mrc_kern.h"
 
 /* Address family number: AF_WANPIPE has no in-tree user on 6.1. */
@@ -38,9 +39,13 @@ static int __init mrc_init(void)
 	err = mrc_netns_init();
 	if (err)
 		return err;
-	err = mrc_af_init();
+	/* The data path's per-namespace state (UDP tunnel, tables). */
+	err = mrc_dp_init();
 	if (err)
 		goto err_netns;
+	err = mrc_af_init();
+	if (err)
+		goto err_dp;
 	err = mrc_genl_init();
 	if (err)
 		goto err_af;
@@ -56,6 +61,8 @@ err_genl:
 	mrc_genl_exit();
 err_af:
 	mrc_af_exit();
+err_dp:
+	mrc_dp_exit();
 err_netns:
 	mrc_netns_exit();
 	return err;
@@ -66,6 +73,7 @@ static void __exit mrc_exit(void)
 	mrc_cfg_exit();
 	mrc_genl_exit();
 	mrc_af_exit();
+	mrc_dp_exit();
 	mrc_netns_exit();
 	/* Configuration objects are freed with kfree_rcu(). */
 	rcu_barrier();

@@ -13,7 +13,7 @@ packages=(
 	# the kernel the module is built for and tested on (in QEMU)
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	# the test VM
-	qemu-system-x86 busybox-static cpio file kmod iproute2 procps python3
+	qemu-system-x86 busybox-static cpio file kmod iproute2 iputils-ping procps python3
 	# userspace libraries and tests
 	libnl-3-dev libnl-genl-3-dev libcli11-dev nlohmann-json3-dev
 	libgtest-dev libgmock-dev

@@ -154,7 +154,12 @@ mrc_module_load() {
 		mrc_fail "mrc.ko not built ($MRC_KMOD)"
 		mrc_done
 	fi
-	insmod "$MRC_KMOD" "$@"
+	# insmod does not resolve dependencies: load them first.
+	modprobe -qa udp_tunnel ip6_udp_tunnel
+	if ! insmod "$MRC_KMOD" "$@"; then
+		mrc_fail "insmod $MRC_KMOD $*"
+		mrc_done
+	fi
 }
 
 mrc_module_unload() {
@@ -206,4 +211,36 @@ mrc_done() {
 		exit 4	# everything skipped: the runner reports SKIP
 	fi
 	exit 0
+}
+
+MRC_PERF=${MRC_PERF:-$MRC_BUILD/tools/mrc-perf/mrc-perf}
+
+# mrc_perf_transfer NS_SERVER NS_CLIENT ADDR OUT_PREFIX ARGS...: run a
+# verified mrc-perf transfer (server in NS_SERVER, client in NS_CLIENT to
+# ADDR); JSON results in OUT_PREFIX.server / .client. Returns 0 when both
+# sides verified every byte.
+mrc_perf_transfer() {
+	local ns_s=$1 ns_c=$2 addr=$3 out=$4 port=$((20000 + RANDOM % 10000)) srv
+	shift 4
+	: > "$out.server.log"
+	ip netns exec "$ns_s" "$MRC_PERF" server -j -p "$port" "$@" \
+		> "$out.server" 2> "$out.server.log" &
+	srv=$!
+	_mrc_pids+=("$srv")
+	mrc_wait_for 30 grep -q listening "$out.server.log" || true
+	ip netns exec "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
+		> "$out.client" 2> "$out.client.log"
+	local crc=$?
+	wait "$srv"
+	local src=$?
+	if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
+		sed 's/^/# client: /' "$out.client" "$out.client.log"
+		sed 's/^/# server: /' "$out.server" "$out.server.log"
+		return 1
+	fi
+}
+
+# mrc_json FILE KEY: a top-level value of a one-line JSON file.
+mrc_json() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }

@@ -79,7 +79,7 @@ timeout --kill-after=10 "$vm_timeout" qemu-system-x86_64 \
 	-fsdev local,id=out,path="$outdir",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=out,mount_tag=out \
 	-nic none -display none -no-reboot -monitor none -serial stdio \
-	< /dev/null 2>&1 | tr -d '\r' | sed -u 's/\x1b\[[0-9;?]*[a-zA-Z]//g' |
+	< /dev/null 2>&1 | sed -u 's/\r//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' |
 	if [ "$quiet" = 1 ]; then cat > "$log"; else tee "$log"; fi
 qemu_rc=${PIPESTATUS[0]}
 set -e

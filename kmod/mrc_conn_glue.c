@@ -1,0 +1,971 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: the bridge between a socket and its protocol engine.
+ *
+ * The engine (kmod/core/mrc_conn.c) makes every protocol decision in
+ * stream offsets and PSNs; this file owns the bytes and the packets:
+ *
+ *  - sendmsg copies the application's bytes into skbs on msk->sndq (one
+ *    stream, offsets from 0) and tells the engine; mrc_glue_push() asks
+ *    the engine what to send and builds each packet from its descriptor,
+ *    copying the payload out of sndq (a retransmission copies it again);
+ *    bytes below the engine's snd_una are freed.
+ *  - received data skbs are trimmed to their payload and kept by stream
+ *    offset (msk->ofo) until the engine says they are contiguous, then
+ *    moved to sk_receive_queue in order. The engine has already rejected
+ *    duplicates and anything outside the window or the credit.
+ *  - one hrtimer per socket fires at the engine's next deadline.
+ *
+ * Everything here runs under the socket lock.
+ */
+#include <linux/random.h>
+#include <linux/sched/signal.h>
+#include <net/ip6_route.h>
+#include <net/sock.h>
+
+#include "core/mrc_cm.h"
+#include "mrc_handshake.h"
+#include "mrc_conn_glue.h"
+#include "mrc_output.h"
+#include "mrc_table.h"
+
+/* The uapi arrays of struct mrc_info hold every state and cause. */
+static_assert(__MRC_PATH_STATE_MAX <= MRC_PATH_STATES);
+static_assert(__MRC_LOSS_MAX <= MRC_LOSS_CAUSES);
+static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
+	      (int)MRC_LOSS_PER_PATH == (int)MRC_RTX_PER_PATH &&
+	      (int)MRC_LOSS_RTO == (int)MRC_RTX_RTO &&
+	      (int)MRC_LOSS_NACK == (int)MRC_RTX_NACK);
+
+/* Largest engine window we allocate for (PSNs each way). */
+#define MRC_GLUE_MPR_UNITS	MRC_CONN_DEF_MPR_UNITS
+/* EVs of the fallback path set when no path is configured. */
+#define MRC_GLUE_FALLBACK_EVS	16
+/* Packets one push may send before yielding to the timer. */
+#define MRC_GLUE_PUSH_BUDGET	128
+/* Bytes per skb on the send queue. */
+#define MRC_GLUE_SNDQ_CHUNK	(64 * 1024)
+
+static struct mrc_cfg_cand *mrc_glue_lookup_paths(struct net *net,
+						  const struct in6_addr *daddr,
+						  u32 max, int *n)
+{
+	struct mrc_cfg_cand *c;
+
+	c = kcalloc(max, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	*n = mrc_cfg_path_lookup(net, daddr, c, max);
+	return c;
+}
+
+/* Payload that fits a path's MTU after every header. */
+static u32 mrc_glue_route_payload(struct net *net, const struct mrc_route *rt,
+				  const struct in6_addr *daddr)
+{
+	u32 mtu = 0;
+
+	if (rt->ifindex) {
+		struct net_device *dev;
+
+		rcu_read_lock();
+		dev = dev_get_by_index_rcu(net, rt->ifindex);
+		if (dev)
+			mtu = READ_ONCE(dev->mtu);
+		rcu_read_unlock();
+	}
+	if (!mtu) {
+		struct flowi6 fl6 = { .daddr = *daddr };
+		struct dst_entry *dst = ip6_route_output(net, NULL, &fl6);
+
+		if (!dst->error)
+			mtu = dst_mtu(dst);
+		dst_release(dst);
+	}
+	if (!mtu)
+		mtu = IPV6_MIN_MTU;
+	mtu -= min_t(u32, mtu - 256, mrc_encap_overhead(rt) + MRC_DATA_HDR_MAX);
+	return mtu & ~3U;	/* whole words: no pad on full packets */
+}
+
+/**
+ * mrc_glue_prepare() - build the path set and allocate the engine, before
+ * the handshake (process context).
+ * @msk: the socket (locked, or not yet visible), with addresses set.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_glue_prepare(struct mrc_sock *msk)
+{
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_conn_params *p;
+	struct mrc_cfg_cand *cfg;
+	char polname[MRC_POLICY_NAME_LEN + 1];
+	u32 max, i, payload = U32_MAX;
+	size_t size;
+	int n = 0;
+
+	mrc_glue_release(msk);
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	mrc_conn_params_default(p);
+	if (mrc_cfg_policy_get(net, msk->policy, &p->policy, polname) &&
+	    mrc_cfg_policy_get(net, "default", &p->policy, polname))
+		mrc_policy_default(&p->policy);
+
+	max = min(mrc_cfg_max_ev_set(net), p->policy.max_paths);
+	cfg = mrc_glue_lookup_paths(net, &msk->daddr, max ? max : 1, &n);
+	if (!cfg)
+		goto nomem;
+	if (n <= 0) {
+		/* Nothing configured: entropy over the routing table. */
+		memset(&cfg[0], 0, sizeof(cfg[0]));
+		cfg[0].path_id = U32_MAX;
+		cfg[0].mode = MRC_FWD_ENTROPY;
+		cfg[0].entropy = min_t(u32, MRC_GLUE_FALLBACK_EVS, p->policy.max_paths);
+		cfg[0].weight = 1;
+		n = 1;
+	}
+	msk->cands = kcalloc(n, sizeof(*msk->cands), GFP_KERNEL);
+	msk->routes = kcalloc(n, sizeof(*msk->routes), GFP_KERNEL);
+	if (!msk->cands || !msk->routes)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		struct mrc_route *rt = &msk->routes[i];
+
+		rt->mode = cfg[i].mode;
+		rt->nsegs = cfg[i].nr_segs;
+		rt->ifindex = cfg[i].ifindex;
+		rt->outer_saddr = cfg[i].saddr;
+		rt->path_id = cfg[i].path_id;
+		memcpy(rt->segs, cfg[i].segs, sizeof(rt->segs));
+		msk->cands[i].cfg_id = i;
+		msk->cands[i].plane = cfg[i].plane;
+		msk->cands[i].ev_count = cfg[i].mode == MRC_FWD_ENTROPY ?
+					 max_t(u32, cfg[i].entropy, 1) : 1;
+		payload = min(payload, mrc_glue_route_payload(net, rt, &msk->daddr));
+	}
+	msk->ncands = n;
+	kfree(cfg);
+	cfg = NULL;
+
+	p->sock_type = msk->sk.sk_type == SOCK_SEQPACKET ? MRC_CONN_SEQPACKET
+							 : MRC_CONN_STREAM;
+	p->max_payload = min_t(u32, payload, 65000);
+	p->rx_mpr = MRC_GLUE_MPR_UNITS * 128;
+	p->tx_mpr = MRC_GLUE_MPR_UNITS * 128;
+	p->rcvbuf = READ_ONCE(msk->sk.sk_rcvbuf);
+	p->max_paths = p->policy.max_paths;
+	p->seed = get_random_u64();
+
+	msk->lparams.sock_type = p->sock_type;
+	msk->lparams.mpr = MRC_GLUE_MPR_UNITS;
+	msk->lparams.max_payload = p->max_payload;
+	msk->lparams.init_psn = get_random_u32() & MRC_PSN_MASK;
+	msk->lparams.r_key = get_random_u32() | 1;
+	msk->lparams.rcv_window = min_t(u64, p->rcvbuf, U32_MAX);
+	msk->lparams.caps = MRC_CAP_CREDIT | MRC_CAP_TSETH;
+
+	size = sizeof(struct mrc_conn) + mrc_conn_storage_size(p);
+	msk->conn = kvzalloc(size, GFP_KERNEL);
+	if (!msk->conn)
+		goto nomem;
+	msk->conn_size = size;
+	msk->params = p;
+	return 0;
+
+nomem:
+	kfree(cfg);
+	kfree(p);
+	mrc_glue_release(msk);
+	return -ENOMEM;
+}
+
+/**
+ * mrc_glue_start() - start the engine once the peer's parameters are
+ * known (any context: no allocation).
+ * @msk: the socket (locked), @rparams set.
+ *
+ * Return: 0, or -EPROTO when the peer's parameters are unacceptable.
+ */
+int mrc_glue_start(struct mrc_sock *msk)
+{
+	struct mrc_conn_params *p = msk->params;
+	const char *msg;
+
+	if (!p || !msk->conn)
+		return -ENOMEM;
+	if (mrc_cm_negotiate(&msk->lparams, &msk->rparams, p->max_payload, p))
+		return -EPROTO;
+	p->local_qpn = msk->lqpn;
+	p->peer_qpn = msk->rqpn;
+	/* The storage was sized for our largest window; never send more. */
+	p->tx_mpr = min_t(u32, p->tx_mpr, MRC_GLUE_MPR_UNITS * MRC_MPR_UNIT);
+	p->rcvbuf = READ_ONCE(msk->sk.sk_rcvbuf);
+	if (mrc_conn_params_check(p, &msg)) {
+		net_dbg_ratelimited("mrc: bad connection parameters: %s\n", msg);
+		return -EPROTO;
+	}
+	if (sizeof(struct mrc_conn) + mrc_conn_storage_size(p) > msk->conn_size)
+		return -EPROTO;
+	return mrc_conn_init(msk->conn, p, msk->conn + 1, msk->cands,
+			     msk->ncands, ktime_get_ns()) ? -EPROTO : 0;
+}
+
+/**
+ * mrc_glue_release() - free the engine and every queued byte.
+ * @msk: the socket (locked, or being destroyed).
+ */
+void mrc_glue_release(struct mrc_sock *msk)
+{
+	struct rb_node *n;
+
+	kvfree(msk->conn);
+	msk->conn = NULL;
+	msk->conn_size = 0;
+	kfree(msk->params);
+	msk->params = NULL;
+	kfree(msk->cands);
+	msk->cands = NULL;
+	kfree(msk->routes);
+	msk->routes = NULL;
+	msk->ncands = 0;
+	skb_queue_purge(&msk->sndq);
+	msk->sndq_bytes = 0;
+	while ((n = rb_first(&msk->ofo))) {
+		struct sk_buff *skb = rb_to_skb(n);
+
+		rb_erase(n, &msk->ofo);
+		kfree_skb(skb);
+	}
+}
+
+static bool mrc_glue_live(const struct mrc_sock *msk)
+{
+	int st = msk->sk.sk_state;
+
+	return msk->conn && (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
+			     st == MRC_ST_DREQ_SENT);
+}
+
+static const struct mrc_route *mrc_glue_route(const struct mrc_sock *msk, u32 cfg_id)
+{
+	return cfg_id < msk->ncands ? &msk->routes[cfg_id] : NULL;
+}
+
+/* Copy stream bytes [off, off + len) out of the send queue. */
+static int mrc_glue_copy_out(struct mrc_sock *msk, u64 off, u32 len, u8 *to)
+{
+	struct sk_buff *skb;
+
+	skb_queue_walk(&msk->sndq, skb) {
+		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+		u32 n;
+
+		if (off >= cb->off + cb->len)
+			continue;
+		if (off < cb->off)
+			return -EFAULT;
+		n = min_t(u64, len, cb->off + cb->len - off);
+		if (skb_copy_bits(skb, off - cb->off, to, n))
+			return -EFAULT;
+		to += n;
+		off += n;
+		len -= n;
+		if (!len)
+			return 0;
+	}
+	return len ? -EFAULT : 0;
+}
+
+static void mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d)
+{
+	struct net *net = sock_net(&msk->sk);
+	u32 pad = mrc_pad_len(d->len);
+	struct sk_buff *skb;
+	struct mrc_flow fl;
+	int hlen;
+
+	skb = mrc_alloc_skb(MRC_DATA_HDR_MAX + d->len + pad, GFP_ATOMIC);
+	if (!skb) {
+		/* The engine retransmits it on timeout. */
+		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NOMEM);
+		return;
+	}
+	hlen = mrc_conn_build_data_hdr(msk->conn, d, skb_tail_pointer(skb),
+				       MRC_DATA_HDR_MAX);
+	if (hlen < 0)
+		goto drop;
+	skb_put(skb, hlen);
+	if (mrc_glue_copy_out(msk, d->off, d->len, skb_put(skb, d->len)))
+		goto drop;
+	if (pad)
+		skb_put_zero(skb, pad);
+	mrc_flow_of(msk, &fl, d->ev);
+	MRC_INC_STATS(net, MRC_MIB_OUT_PKTS);
+	MRC_ADD_STATS(net, MRC_MIB_OUT_BYTES, skb->len);
+	if (mrc_xmit(net, skb, mrc_glue_route(msk, d->cfg_id), &fl,
+		     msk->sk.sk_mark, msk->sk.sk_priority) == -ENETUNREACH)
+		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NO_PATH);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/* MIB counters of control packets, by type and direction. */
+static void mrc_glue_count_ctrl(struct net *net, enum mrc_pkt_type type, bool out)
+{
+	MRC_INC_STATS(net, out ? MRC_MIB_OUT_PKTS : MRC_MIB_IN_PKTS);
+	switch (type) {
+	case MRC_PKT_SACK:
+		MRC_INC_STATS(net, out ? MRC_MIB_SACK_OUT : MRC_MIB_SACK_IN);
+		break;
+	case MRC_PKT_NACK:
+		MRC_INC_STATS(net, out ? MRC_MIB_NACK_OUT : MRC_MIB_NACK_IN);
+		break;
+	case MRC_PKT_PROBE:
+		if (out)
+			MRC_INC_STATS(net, MRC_MIB_PROBES_SENT);
+		break;
+	default:
+		break;
+	}
+}
+
+/* MIB counter of a packet the engine dropped. */
+static void mrc_glue_count_drop(struct net *net, int reason)
+{
+	switch (reason) {
+	case MRC_DROP_BAD_RKEY:
+	case MRC_DROP_BAD_RESET:
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_BAD_KEY);
+		break;
+	case MRC_DROP_PSN_WINDOW:
+	case MRC_DROP_NO_CREDIT:
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_PSN_WINDOW);
+		break;
+	case MRC_DROP_MSG_FULL:
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
+		break;
+	default:
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_MALFORMED);
+		break;
+	}
+}
+
+/* MIB counter of a path state change. */
+static void mrc_glue_count_path(struct net *net, const struct mrc_conn_event *ev)
+{
+	if (ev->reason == MRC_PR_REPLACED)
+		MRC_INC_STATS(net, MRC_MIB_PATH_REPLACED);
+	switch (ev->new_state) {
+	case MRC_PATH_SKIP:
+		MRC_INC_STATS(net, MRC_MIB_PATH_TO_SKIP);
+		break;
+	case MRC_PATH_ASSUMED_BAD:
+		MRC_INC_STATS(net, MRC_MIB_PATH_TO_BAD);
+		break;
+	case MRC_PATH_GOOD:
+		MRC_INC_STATS(net, MRC_MIB_PATH_TO_GOOD);
+		if (ev->reason == MRC_PR_PROBE_OK)
+			MRC_INC_STATS(net, MRC_MIB_PROBES_ANSWERED);
+		break;
+	case MRC_PATH_DENIED:
+		MRC_INC_STATS(net, MRC_MIB_PATH_DENIED);
+		break;
+	default:
+		break;
+	}
+}
+
+static void mrc_glue_send_ctrl(struct mrc_sock *msk, const struct mrc_pkt *pkt,
+			       u32 ev)
+{
+	const struct mrc_route *rt = NULL;
+	const struct mrc_path *path;
+	struct mrc_flow fl;
+	int idx;
+
+	idx = mrc_conn_path_of_ev(msk->conn, ev);
+	if (idx >= 0) {
+		path = mrc_conn_path(msk->conn, idx);
+		if (path)
+			rt = mrc_glue_route(msk, path->cfg_id);
+	}
+	mrc_flow_of(msk, &fl, ev);
+	mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl, msk->sk.sk_mark,
+			 msk->sk.sk_priority);
+	mrc_glue_count_ctrl(sock_net(&msk->sk), pkt->type, true);
+}
+
+static void mrc_glue_events(struct mrc_sock *msk)
+{
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_conn_event ev;
+
+	while (mrc_conn_pop_event(msk->conn, &ev)) {
+		const struct mrc_route *rt;
+
+		switch (ev.type) {
+		case MRC_CEV_PATH:
+			rt = mrc_glue_route(msk, ev.cfg_id);
+			mrc_event_path_state(net, msk->lqpn, ev.ev & 0xffff,
+					     rt ? rt->path_id : U32_MAX, ev.plane,
+					     ev.old_state, ev.new_state,
+					     ev.reason, ev.drops);
+			mrc_glue_count_path(net, &ev);
+			break;
+		case MRC_CEV_RECOVERY:
+			mrc_event_recovery(net, msk->lqpn, ev.ttr_ns);
+			MRC_INC_STATS(net, MRC_MIB_RECOVERIES);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Free send-queue bytes the peer acknowledged. */
+static void mrc_glue_free_acked(struct mrc_sock *msk)
+{
+	u64 una = mrc_conn_snd_una_off(msk->conn);
+	struct sock *sk = &msk->sk;
+	struct sk_buff *skb;
+	bool freed = false;
+
+	while ((skb = skb_peek(&msk->sndq))) {
+		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+		if (cb->off + cb->len > una)
+			break;
+		__skb_unlink(skb, &msk->sndq);
+		msk->sndq_bytes -= cb->len;
+		sk_wmem_queued_add(sk, -skb->truesize);
+		kfree_skb(skb);
+		freed = true;
+	}
+	if (freed)
+		sk->sk_write_space(sk);
+}
+
+/**
+ * mrc_glue_push() - send what the engine allows, handle its events, free
+ * acknowledged bytes, re-arm the timer.
+ * @msk: the socket (locked).
+ */
+void mrc_glue_push(struct mrc_sock *msk)
+{
+	struct mrc_conn *conn = msk->conn;
+	int budget = MRC_GLUE_PUSH_BUDGET;
+	struct mrc_tx_desc d;
+	struct mrc_pkt pkt;
+	u64 now;
+	u32 ev;
+
+	if (!mrc_glue_live(msk))
+		return;
+	now = ktime_get_ns();
+	while (budget > 0 && mrc_conn_next_ctrl(conn, now, &pkt, &ev) > 0) {
+		mrc_glue_send_ctrl(msk, &pkt, ev);
+		budget--;
+	}
+	while (budget > 0 && mrc_conn_next_tx(conn, now, &d) > 0) {
+		mrc_glue_send_data(msk, &d);
+		budget--;
+	}
+	mrc_glue_events(msk);
+	mrc_glue_free_acked(msk);
+
+	if (conn->err) {
+		mrc_sk_done(msk, -conn->err);
+		return;
+	}
+	/* Out of budget: come back at once, from the timer. */
+	mrc_timer_arm(msk, budget ? mrc_conn_next_deadline(conn) : now);
+	mrc_cm_timer(msk, now);
+}
+
+/**
+ * mrc_glue_timer() - the socket's timer fired while connected.
+ * @msk: the socket (locked).
+ */
+void mrc_glue_timer(struct mrc_sock *msk)
+{
+	if (!mrc_glue_live(msk))
+		return;
+	mrc_conn_on_timer(msk->conn, ktime_get_ns());
+	mrc_glue_push(msk);
+}
+
+/**
+ * mrc_glue_all_acked() - has the peer acknowledged every byte written?
+ * @msk: the socket (locked).
+ *
+ * Return: true when nothing is queued or in flight.
+ */
+bool mrc_glue_all_acked(struct mrc_sock *msk)
+{
+	return !msk->conn || mrc_conn_all_acked(msk->conn);
+}
+
+/* Move payload the engine declared contiguous to the receive queue. */
+static void mrc_glue_deliver(struct mrc_sock *msk, u64 deliver_off)
+{
+	struct sock *sk = &msk->sk;
+	bool woke = false;
+	struct rb_node *n;
+
+	while ((n = rb_first(&msk->ofo))) {
+		struct sk_buff *skb = rb_to_skb(n);
+
+		if (MRC_SKB_CB(skb)->off >= deliver_off)
+			break;
+		rb_erase(n, &msk->ofo);
+		__skb_queue_tail(&sk->sk_receive_queue, skb);
+		woke = true;
+	}
+	if (woke)
+		sk->sk_data_ready(sk);
+}
+
+static void mrc_glue_ofo_insert(struct mrc_sock *msk, struct sk_buff *skb)
+{
+	struct rb_node **p = &msk->ofo.rb_node, *parent = NULL;
+	u64 off = MRC_SKB_CB(skb)->off;
+
+	while (*p) {
+		parent = *p;
+		if (off < MRC_SKB_CB(rb_to_skb(parent))->off)
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&skb->rbnode, parent, p);
+	rb_insert_color(&skb->rbnode, &msk->ofo);
+}
+
+/**
+ * mrc_glue_input() - a packet for an established connection.
+ * @msk: the socket (locked).
+ * @skb: the packet, data at the MRC header; consumed.
+ * @pkt: its decoded headers.
+ */
+void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
+		    const struct mrc_pkt *pkt)
+{
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+	struct sock *sk = &msk->sk;
+	struct mrc_conn_verdict v;
+	int drop;
+
+	if (!mrc_glue_live(msk))
+		goto free;
+	if (pkt->type == MRC_PKT_DATA &&
+	    atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf)) {
+		/* Not seen by the engine: the sender will retransmit it. */
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
+		goto free;
+	}
+	drop = mrc_conn_rx(msk->conn, pkt, cb->ev16, cb->ecn_ce,
+			   ktime_get_ns(), &v);
+	if (drop) {
+		mrc_glue_count_drop(net, drop);
+		net_dbg_ratelimited("mrc: qpn %u dropped a packet: %s\n",
+				    msk->lqpn, mrc_conn_drop_name(drop));
+		goto free;
+	}
+	if (pkt->type == MRC_PKT_DATA) {
+		if (v.dup)
+			MRC_INC_STATS(net, MRC_MIB_IN_DROP_DUP);
+		if (v.dup || !v.place_len) {
+			kfree_skb(skb);
+		} else {
+			u32 hlen = pkt->u.data.payload_off;
+
+			if (!pskb_pull(skb, hlen) || pskb_trim(skb, v.place_len)) {
+				kfree_skb(skb);
+			} else {
+				skb_orphan(skb);
+				skb_set_owner_r(skb, sk);
+				cb->off = v.place_off;
+				cb->len = v.place_len;
+				mrc_glue_ofo_insert(msk, skb);
+			}
+		}
+		mrc_glue_deliver(msk, v.deliver_off);
+		skb = NULL;
+	} else {
+		mrc_glue_count_ctrl(net, pkt->type, false);
+	}
+	if (v.failed || msk->conn->err) {
+		kfree_skb(skb);
+		mrc_sk_done(msk, msk->conn->err ? -msk->conn->err : ECONNRESET);
+		return;
+	}
+	mrc_glue_push(msk);
+free:
+	kfree_skb(skb);
+}
+
+/* ---- the application's side ---- */
+
+static int mrc_glue_wait(struct mrc_sock *msk, long *timeo,
+			 bool (*ready)(struct mrc_sock *msk))
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &msk->sk;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	sk_wait_event(sk, timeo, ready(msk) || sk->sk_err ||
+		      sk->sk_state == MRC_ST_CLOSED, &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (signal_pending(current))
+		return sock_intr_errno(*timeo);
+	return 0;
+}
+
+/**
+ * mrc_glue_writable() - may the application write more?
+ * @msk: the socket.
+ *
+ * Return: true when the send buffer and the engine have room.
+ */
+bool mrc_glue_writable(struct mrc_sock *msk)
+{
+	return READ_ONCE(msk->sndq_bytes) < (u64)READ_ONCE(msk->sk.sk_sndbuf);
+}
+
+/**
+ * mrc_glue_readable() - is there something for recvmsg?
+ * @msk: the socket.
+ *
+ * Return: STREAM: any byte; SEQPACKET: a whole message.
+ */
+bool mrc_glue_readable(struct mrc_sock *msk)
+{
+	struct mrc_conn_msg m;
+
+	if (skb_queue_empty_lockless(&msk->sk.sk_receive_queue))
+		return false;
+	if (msk->sk.sk_type == SOCK_STREAM)
+		return true;
+	return msk->conn && mrc_conn_rx_msg_peek(msk->conn, &m);
+}
+
+static int mrc_glue_sndq_append(struct mrc_sock *msk, struct msghdr *msg,
+				size_t len)
+{
+	struct sock *sk = &msk->sk;
+
+	while (len) {
+		size_t n = min_t(size_t, len, MRC_GLUE_SNDQ_CHUNK);
+		struct sk_buff *skb;
+
+		skb = alloc_skb(n, sk->sk_allocation);
+		if (!skb)
+			return -ENOBUFS;
+		if (copy_from_iter(skb_put(skb, n), n, &msg->msg_iter) != n) {
+			kfree_skb(skb);
+			return -EFAULT;
+		}
+		MRC_SKB_CB(skb)->off = msk->snd_end;
+		MRC_SKB_CB(skb)->len = n;
+		msk->snd_end += n;
+		msk->sndq_bytes += n;
+		sk_wmem_queued_add(sk, skb->truesize);
+		__skb_queue_tail(&msk->sndq, skb);
+		len -= n;
+	}
+	return 0;
+}
+
+static int mrc_glue_send_error(struct mrc_sock *msk, int flags)
+{
+	struct sock *sk = &msk->sk;
+	int err = sock_error(sk);
+
+	if (err)
+		return err;
+	if ((sk->sk_shutdown & SEND_SHUTDOWN) || sk->sk_state == MRC_ST_CLOSED ||
+	    sk->sk_state == MRC_ST_DREQ_SENT) {
+		if (!(flags & MSG_NOSIGNAL))
+			send_sig(SIGPIPE, current, 0);
+		return -EPIPE;
+	}
+	if (sk->sk_state != MRC_ST_ESTABLISHED && sk->sk_state != MRC_ST_PEER_CLOSED)
+		return -ENOTCONN;
+	return 0;
+}
+
+static bool mrc_glue_connect_done(struct mrc_sock *msk)
+{
+	return msk->sk.sk_state != MRC_ST_REQ_SENT;
+}
+
+/**
+ * mrc_glue_sendmsg() - sendmsg for both socket types.
+ * @msk: the socket (not locked).
+ * @msg: the message.
+ * @len: its length.
+ *
+ * STREAM writes as much as fits and blocks (unless non-blocking) for the
+ * rest. SEQPACKET queues the whole message or nothing: a message larger
+ * than the send buffer is EMSGSIZE.
+ *
+ * Return: bytes queued or a negative errno.
+ */
+int mrc_glue_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len)
+{
+	bool seq = msk->sk.sk_type == SOCK_SEQPACKET;
+	struct sock *sk = &msk->sk;
+	size_t copied = 0;
+	long timeo;
+	int err;
+
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (sk->sk_state == MRC_ST_REQ_SENT && timeo) {
+		err = mrc_glue_wait(msk, &timeo, mrc_glue_connect_done);
+		if (err)
+			goto out;
+	}
+	err = mrc_glue_send_error(msk, msg->msg_flags);
+	if (err)
+		goto out;
+	if (seq && (len > (size_t)READ_ONCE(sk->sk_sndbuf) || len > U32_MAX)) {
+		err = -EMSGSIZE;
+		goto out;
+	}
+	if (seq && !len) {
+		err = -EINVAL;	/* MRC messages carry at least one byte */
+		goto out;
+	}
+
+	while (copied < len || (!len && !copied)) {
+		u64 room = (u64)READ_ONCE(sk->sk_sndbuf) > msk->sndq_bytes ?
+			   READ_ONCE(sk->sk_sndbuf) - msk->sndq_bytes : 0;
+		u32 msgs = 0;
+		u64 eng = mrc_conn_app_space(msk->conn, &msgs);
+		size_t n;
+
+		room = min(room, eng);
+		if (seq && (room < len || !msgs))
+			room = 0;
+		n = min_t(u64, len - copied, room);
+		if (!len)
+			break;
+		if (!n) {
+			if (!timeo) {
+				err = copied ? 0 : -EAGAIN;
+				goto out;
+			}
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			err = mrc_glue_wait(msk, &timeo, mrc_glue_writable);
+			if (err)
+				goto out;
+			err = mrc_glue_send_error(msk, msg->msg_flags);
+			if (err)
+				goto out;
+			continue;
+		}
+		err = mrc_glue_sndq_append(msk, msg, n);
+		if (err)
+			goto out;
+		mrc_conn_app_write(msk->conn, n, seq);
+		copied += n;
+		mrc_glue_push(msk);
+	}
+out:
+	release_sock(sk);
+	if (copied)
+		return copied;
+	return err;
+}
+
+static bool mrc_glue_has_data(struct mrc_sock *msk)
+{
+	return mrc_glue_readable(msk) || (msk->sk.sk_shutdown & RCV_SHUTDOWN);
+}
+
+/* Copy up to @len bytes from the head of the receive queue. */
+static int mrc_glue_copy_in(struct mrc_sock *msk, struct msghdr *msg,
+			    size_t len, bool peek, size_t *done)
+{
+	struct sock *sk = &msk->sk;
+	struct sk_buff *skb, *tmp;
+	size_t copied = 0;
+	int err = 0;
+
+	skb_queue_walk_safe(&sk->sk_receive_queue, skb, tmp) {
+		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+		u32 skip = skb->len - cb->len;	/* consumed by an earlier read */
+		size_t n = min_t(size_t, len - copied, cb->len);
+
+		if (msg && n) {
+			err = skb_copy_datagram_msg(skb, skip, msg, n);
+			if (err)
+				break;
+		}
+		copied += n;
+		if (!peek) {
+			cb->len -= n;
+			cb->off += n;
+			if (!cb->len) {
+				__skb_unlink(skb, &sk->sk_receive_queue);
+				kfree_skb(skb);
+			}
+		}
+		if (copied >= len)
+			break;
+	}
+	*done = copied;
+	return err;
+}
+
+/**
+ * mrc_glue_recvmsg() - recvmsg for both socket types.
+ * @msk: the socket (not locked).
+ * @msg: where to copy.
+ * @len: room in @msg.
+ * @flags: MSG_DONTWAIT, MSG_WAITALL (STREAM), MSG_PEEK, MSG_TRUNC.
+ *
+ * SEQPACKET returns one whole message per call; a message longer than
+ * @len is truncated (MSG_TRUNC in msg_flags; with MSG_TRUNC in @flags the
+ * return value is the full length), the rest discarded.
+ *
+ * Return: bytes received, 0 at end of stream, or a negative errno.
+ */
+int mrc_glue_recvmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len,
+		     int flags)
+{
+	bool peek = flags & MSG_PEEK;
+	struct sock *sk = &msk->sk;
+	size_t copied = 0;
+	long timeo;
+	int target, err = 0;
+
+	lock_sock(sk);
+	if (sk->sk_state == MRC_ST_LISTEN) {
+		err = -ENOTCONN;
+		goto out;
+	}
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+
+	while (true) {
+		if (sk->sk_type == SOCK_SEQPACKET && mrc_glue_readable(msk)) {
+			struct mrc_conn_msg m;
+			size_t done;
+
+			mrc_conn_rx_msg_peek(msk->conn, &m);
+			err = mrc_glue_copy_in(msk, msg, min_t(size_t, len, m.len),
+					       peek, &done);
+			if (err)
+				break;
+			if (!peek && m.len > len)
+				mrc_glue_copy_in(msk, NULL, m.len - len, false, &done);
+			if (!peek) {
+				mrc_conn_rx_msg_pop(msk->conn, &m);
+				if (mrc_conn_app_read(msk->conn, m.len))
+					mrc_glue_push(msk);
+			}
+			msg->msg_flags |= MSG_EOR;
+			if (m.len > len)
+				msg->msg_flags |= MSG_TRUNC;
+			copied = (flags & MSG_TRUNC) ? m.len : min_t(size_t, len, m.len);
+			break;
+		}
+		if (sk->sk_type == SOCK_STREAM && mrc_glue_readable(msk)) {
+			size_t done;
+
+			err = mrc_glue_copy_in(msk, msg, len - copied, peek, &done);
+			if (err)
+				break;
+			copied += done;
+			if (!peek && done && msk->conn &&
+			    mrc_conn_app_read(msk->conn, done))
+				mrc_glue_push(msk);
+			if (copied >= target || peek)
+				break;
+			continue;
+		}
+		if (copied)
+			break;
+		if (sk->sk_err) {
+			err = sock_error(sk);
+			break;
+		}
+		if ((sk->sk_shutdown & RCV_SHUTDOWN) || sk->sk_state == MRC_ST_CLOSED) {
+			if (sk->sk_state == MRC_ST_CLOSED && !msk->conn &&
+			    sock_flag(sk, SOCK_DONE) == 0 && !msk->peer_fin &&
+			    sk->sk_socket && sk->sk_socket->state == SS_UNCONNECTED)
+				err = -ENOTCONN;
+			break;
+		}
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		err = mrc_glue_wait(msk, &timeo, mrc_glue_has_data);
+		if (err)
+			break;
+	}
+out:
+	release_sock(sk);
+	return copied ? copied : err;
+}
+
+/**
+ * mrc_glue_info() - MRC_SO_INFO: a struct mrc_info for the application.
+ * @msk: the socket (locked).
+ * @optval: user buffer.
+ * @optlen: its length (in: room; out: bytes written).
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
+		  int __user *optlen)
+{
+	struct mrc_info info = {};
+	struct mrc_conn_info ci;
+	int len, i;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	info.mrci_state = msk->sk.sk_state;
+	info.mrci_local_qpn = msk->lqpn;
+	info.mrci_remote_qpn = msk->rqpn;
+	if (msk->conn && msk->sk.sk_state != MRC_ST_REQ_SENT &&
+	    msk->sk.sk_state != MRC_ST_REP_SENT) {
+		mrc_conn_get_info(msk->conn, &ci);
+		info.mrci_srtt_us = div_u64(ci.srtt_ns, NSEC_PER_USEC);
+		info.mrci_rttvar_us = div_u64(ci.rttvar_ns, NSEC_PER_USEC);
+		info.mrci_rto_us = div_u64(ci.rto_ns, NSEC_PER_USEC);
+		info.mrci_cwnd = ci.cwnd;
+		info.mrci_inflight_bytes = ci.inflight_bytes;
+		info.mrci_inflight_pkts = ci.inflight_pkts;
+		info.mrci_paths = ci.npaths;
+		for (i = 0; i < __MRC_PATH_STATE_MAX; i++)
+			info.mrci_paths_by_state[i] = ci.paths_by_state[i];
+		for (i = 0; i < __MRC_LOSS_MAX; i++)
+			info.mrci_rtx_by_cause[i] = ci.rtx_by_cause[i];
+		info.mrci_rtx_pkts = ci.rtx_pkts;
+		info.mrci_timeouts = ci.timeouts;
+		info.mrci_ttr_count = ci.ttr_count;
+		info.mrci_ttr_max_ns = ci.ttr_max_ns;
+		info.mrci_ttr_total_ns = ci.ttr_total_ns;
+		info.mrci_ttr_last_ns = ci.ttr_last_ns;
+		info.mrci_bytes_sent = ci.tx_bytes;
+		info.mrci_bytes_acked = ci.snd_una_off;
+		info.mrci_bytes_received = ci.rcv_deliver_off;
+		info.mrci_max_payload = msk->params ? msk->params->max_payload : 0;
+	}
+	len = min_t(int, len, sizeof(info));
+	if (len < 0)
+		return -EINVAL;
+	if (copy_to_user(optval, &info, len) || put_user(len, optlen))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: connections as the control plane sees them.
+ *
+ * CONN_GET (mrc_genl.c) lists connections through mrc_conn_dump() and
+ * mrc_conn_get(); the configuration notifier (mrc_cfg.c) reaches live
+ * connections through mrc_conn_cfg_event(). A connection's id is its
+ * local QPN. Both walk the namespace's QPN table, take a reference on
+ * each socket under RCU, then lock the socket (process context) to read
+ * or change its engine: the engine is only ever touched under the socket
+ * lock.
+ */
+#include <linux/netlink.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+
+#include "mrc_conn_glue.h"
+#include "mrc_sock.h"
+#include "mrc_table.h"
+
+/* Sockets collected from one hash bucket at a time. */
+#define MRC_LIST_BATCH	32
+
+static u8 mrc_conn_state_of(const struct mrc_sock *msk)
+{
+	switch (msk->sk.sk_state) {
+	case MRC_ST_LISTEN:
+		return MRC_CONN_LISTEN;
+	case MRC_ST_REQ_SENT:
+		return MRC_CONN_REQ_SENT;
+	case MRC_ST_REP_SENT:
+		return MRC_CONN_REQ_RCVD;
+	case MRC_ST_ESTABLISHED:
+		return MRC_CONN_ESTABLISHED;
+	case MRC_ST_DREQ_SENT:
+	case MRC_ST_PEER_CLOSED:
+		return MRC_CONN_CLOSING;
+	default:
+		return msk->sk.sk_err ? MRC_CONN_FAILED : MRC_CONN_CLOSED;
+	}
+}
+
+static bool mrc_conn_match(const struct mrc_sock *msk,
+			   const struct mrc_conn_filter *f)
+{
+	if (!f)
+		return true;
+	if (f->has_id && msk->lqpn != f->id)
+		return false;
+	if (f->has_laddr && !ipv6_addr_equal(&msk->saddr, &f->laddr))
+		return false;
+	if (f->has_raddr && !ipv6_addr_equal(&msk->daddr, &f->raddr))
+		return false;
+	if (f->has_lport && msk->sport != f->lport)
+		return false;
+	if (f->has_rport && msk->dport != f->rport)
+		return false;
+	if (f->has_state && mrc_conn_state_of(msk) != f->state)
+		return false;
+	return true;
+}
+
+/*
+ * Describe one connection (socket locked). @paths receives up to @max
+ * entries. Returns the number of paths described.
+ */
+static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
+			     struct mrc_nl_conn_path *paths, u32 max)
+{
+	struct mrc_conn_info info;
+	u32 i, n = 0;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->id = msk->lqpn;
+	ci->laddr = msk->saddr;
+	ci->raddr = msk->daddr;
+	ci->lport = msk->sport;
+	ci->rport = msk->dport;
+	ci->type = msk->sk.sk_type;
+	ci->state = mrc_conn_state_of(msk);
+	ci->local_qpn = msk->lqpn;
+	ci->remote_qpn = msk->rqpn;
+	strscpy(ci->policy, msk->policy, sizeof(ci->policy));
+	if (!msk->conn || !msk->conn->paths.paths ||
+	    ci->state == MRC_CONN_REQ_SENT || ci->state == MRC_CONN_REQ_RCVD)
+		return 0;
+
+	mrc_conn_get_info(msk->conn, &info);
+	ci->srtt_us = div_u64(info.srtt_ns, NSEC_PER_USEC);
+	ci->rto_us = div_u64(info.rto_ns, NSEC_PER_USEC);
+	ci->cwnd = min_t(u64, info.cwnd, U32_MAX);
+	ci->inflight = min_t(u64, info.inflight_bytes, U32_MAX);
+	for (i = 0; i < __MRC_PATH_STATE_MAX; i++)
+		ci->paths_by_state[i] = info.paths_by_state[i];
+	ci->retx_rto = info.rtx_by_cause[MRC_LOSS_RTO];
+	ci->retx_nack = info.rtx_by_cause[MRC_LOSS_NACK];
+	ci->retx_sack = info.rtx_by_cause[MRC_LOSS_SACK_GAP];
+	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH];
+	ci->ttr_count = info.ttr_count;
+	ci->ttr_max_ns = info.ttr_max_ns;
+	ci->bytes_sent = info.snd_una_off;
+	ci->bytes_recv = info.rcv_deliver_off;
+
+	for (i = 0; i < mrc_conn_path_count(msk->conn) && n < max; i++) {
+		const struct mrc_path *p = mrc_conn_path(msk->conn, i);
+		struct mrc_nl_conn_path *o = &paths[n++];
+
+		o->ev = p->ev & MRC_PATH_EV_ENTROPY_MASK;
+		o->plane = p->plane;
+		o->path_id = p->cfg_id < msk->ncands ?
+			     msk->routes[p->cfg_id].path_id : U32_MAX;
+		o->state = p->state;
+		o->reason = p->reason;
+		o->srtt_us = p->srtt_us;
+		o->tx_pkts = p->stats.tx_pkts;
+		o->retx_pkts = p->stats.retransmits;
+		o->lost_pkts = p->stats.losses;
+		o->ecn_marks = p->stats.ecn_marks;
+	}
+	ci->nr_paths = n;
+	ci->paths = paths;
+	return n;
+}
+
+/* Take references on up to MRC_LIST_BATCH sockets of bucket @b. */
+static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, struct mrc_sock **out)
+{
+	struct mrc_sock *msk;
+	int n = 0;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(msk, &dn->qpn_tbl[b], qpn_node) {
+		if (n == MRC_LIST_BATCH)
+			break;
+		if (refcount_inc_not_zero(&msk->sk.sk_refcnt))
+			out[n++] = msk;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/**
+ * mrc_conn_dump() - dump the namespace's connections for CONN_GET.
+ * @skb: the dump message being filled.
+ * @cb: the dump state: args[0] is the next bucket, args[1] how many
+ *	connections of it were already sent.
+ * @filter: which connections to include.
+ *
+ * Context: process (netlink dump).
+ * Return: skb->len (netlink dump convention: 0 ends the dump).
+ */
+int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		  const struct mrc_conn_filter *filter)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(sock_net(skb->sk));
+	struct mrc_sock *batch[MRC_LIST_BATCH];
+	struct mrc_nl_conn_path *paths;
+	u32 b = cb->args[0];
+	int done = 0;
+
+	paths = kcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
+	if (!paths)
+		return -ENOMEM;
+	for (; b < HASH_SIZE(dn->qpn_tbl) && !done; b++) {
+		int i, n = mrc_conn_collect(dn, b, batch);
+
+		for (i = 0; i < n; i++) {
+			struct mrc_sock *msk = batch[i];
+			struct mrc_nl_conn ci;
+
+			if (!done && i >= (int)cb->args[1]) {
+				lock_sock(&msk->sk);
+				if (mrc_conn_match(msk, filter)) {
+					mrc_conn_describe(msk, &ci, paths,
+							  MRC_PATH_EV_INDEX_MASK);
+					if (mrc_conn_fill(skb, &ci,
+							  NETLINK_CB(cb->skb).portid,
+							  cb->nlh->nlmsg_seq, NLM_F_MULTI))
+						done = 1;
+				}
+				release_sock(&msk->sk);
+				if (!done)
+					cb->args[1] = i + 1;
+			}
+			sock_put(&msk->sk);
+		}
+		if (done)
+			break;
+		cb->args[1] = 0;
+	}
+	cb->args[0] = b;
+	kfree(paths);
+	return skb->len;
+}
+
+/**
+ * mrc_conn_get() - fill @msg with one connection.
+ * @net: the namespace.
+ * @id: connection id (its local QPN).
+ * @msg: the reply, filled with mrc_conn_fill().
+ * @info: the request (for the extack and sequence number).
+ *
+ * Context: process.
+ * Return: 0, -ENOENT when there is no such connection, -EMSGSIZE.
+ */
+int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
+		 struct genl_info *info)
+{
+	struct mrc_nl_conn_path *paths;
+	struct mrc_nl_conn ci;
+	struct mrc_sock *msk;
+	int err;
+
+	msk = mrc_table_lookup_qpn(net, id);
+	if (!msk) {
+		NL_SET_ERR_MSG(info->extack, "no connection with this id");
+		return -ENOENT;
+	}
+	paths = kcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
+	if (!paths) {
+		sock_put(&msk->sk);
+		return -ENOMEM;
+	}
+	lock_sock(&msk->sk);
+	mrc_conn_describe(msk, &ci, paths, MRC_PATH_EV_INDEX_MASK);
+	err = mrc_conn_fill(msg, &ci, info->snd_portid, info->snd_seq, 0);
+	release_sock(&msk->sk);
+	sock_put(&msk->sk);
+	kfree(paths);
+	return err;
+}
+
+/* Apply one configuration change to one connection (socket locked). */
+static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
+			   const struct mrc_cfg_notify *n)
+{
+	u64 now = ktime_get_ns();
+	u32 i;
+
+	if (!msk->conn || !msk->conn->paths.paths)
+		return;
+	switch (event) {
+	case MRC_CFG_PLANE_UP:
+	case MRC_CFG_PLANE_DOWN:
+	case MRC_CFG_PLANE_DEL:
+		mrc_conn_set_plane(msk->conn, n->plane, event == MRC_CFG_PLANE_UP, now);
+		break;
+	case MRC_CFG_PATH_DEL:
+	case MRC_CFG_PATH_DENY:
+	case MRC_CFG_PATH_ALLOW:
+		for (i = 0; i < msk->ncands; i++) {
+			if (msk->routes[i].path_id != n->path)
+				continue;
+			if (event == MRC_CFG_PATH_DEL)
+				mrc_conn_remove_cfg(msk->conn, i, now);
+			else
+				mrc_conn_set_cfg_denied(msk->conn, i,
+							event == MRC_CFG_PATH_DENY, now);
+		}
+		break;
+	case MRC_CFG_POLICY_CHANGE:
+	case MRC_CFG_POLICY_DEL: {
+		char name[MRC_POLICY_NAME_LEN + 1];
+		struct mrc_policy pol;
+
+		if (strcmp(msk->policy, n->policy))
+			break;
+		if (event == MRC_CFG_POLICY_DEL)
+			strscpy(msk->policy, "default", sizeof(msk->policy));
+		if (!mrc_cfg_policy_get(sock_net(&msk->sk), msk->policy, &pol, name))
+			mrc_conn_set_policy(msk->conn, &pol, now);
+		break;
+	}
+	default:
+		return;
+	}
+	mrc_glue_push(msk);
+}
+
+static int mrc_conn_cfg_event(struct notifier_block *nb, unsigned long event,
+			      void *data)
+{
+	const struct mrc_cfg_notify *n = data;
+	struct mrc_dp_net *dn = mrc_dp_net(n->net);
+	struct mrc_sock *batch[MRC_LIST_BATCH];
+	u32 b;
+
+	for (b = 0; b < HASH_SIZE(dn->qpn_tbl); b++) {
+		int i, cnt = mrc_conn_collect(dn, b, batch);
+
+		for (i = 0; i < cnt; i++) {
+			lock_sock(&batch[i]->sk);
+			mrc_conn_apply(batch[i], event, n);
+			release_sock(&batch[i]->sk);
+			sock_put(&batch[i]->sk);
+		}
+	}
+	return NOTIFY_OK;
+}
+
+/**
+ * mrc_conn_list_net_init() - subscribe a namespace's connections to its
+ * configuration changes.
+ * @net: the namespace.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_conn_list_net_init(struct net *net)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+
+	dn->cfg_nb.notifier_call = mrc_conn_cfg_event;
+	return mrc_cfg_register_notifier(net, &dn->cfg_nb);
+}
+
+/**
+ * mrc_conn_list_net_exit() - unsubscribe.
+ * @net: the namespace.
+ */
+void mrc_conn_list_net_exit(struct net *net)
+{
+	mrc_cfg_unregister_notifier(net, &mrc_dp_net(net)->cfg_nb);
+}

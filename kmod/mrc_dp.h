@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MRC for Linux: the data path's internal declarations (sockets, the UDP
+ * tunnel, demultiplexing tables).
+ *
+ * Locking, below the configuration locks of mrc_kern.h:
+ *   a. the socket lock (lock_sock / bh_lock_sock): all of a socket's
+ *      protocol state, including its struct mrc_conn; softirq input that
+ *      finds the socket owned by a process goes to the socket backlog and
+ *      timers that do defer to release_cb (the TCP pattern);
+ *   b. struct mrc_dp_net::tbl_lock (spinlock, BH): insertion into and
+ *      removal from the QPN and port tables; lookups use RCU and take a
+ *      socket reference before leaving the RCU section.
+ * The listener's lock is never held while a child's is taken, except in
+ * accept() (listener, then child), which is the only order used.
+ */
+#ifndef _MRC_DP_H
+#define _MRC_DP_H
+
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+#include "mrc_encap.h"
+#include "mrc_kern.h"
+
+/* Connection states (sk->sk_state carries them). */
+enum mrc_sock_state {
+	MRC_ST_CLOSED = 1,
+	MRC_ST_LISTEN,
+	MRC_ST_REQ_SENT,	/* connect(): CM_REQ sent, waiting for CM_REP */
+	MRC_ST_REP_SENT,	/* accepted side: CM_REP sent, waiting for RTU */
+	MRC_ST_ESTABLISHED,
+	MRC_ST_DREQ_SENT,	/* we closed: all data acked, CM_DREQ sent */
+	MRC_ST_PEER_CLOSED,	/* the peer sent CM_DREQ: no more data from it */
+};
+
+/**
+ * struct mrc_dp_net - per-namespace state of the data path.
+ * @lock: serialises creation of @udp_sock.
+ * @udp_sock: the namespace's UDP tunnel socket (RCU; created on first use).
+ * @udp_port: the port @udp_sock is bound to.
+ * @tbl_lock: protects insertion into and removal from the tables.
+ * @qpn_tbl: connected and half-open sockets by local QPN.
+ * @port_tbl: bound sockets by local service port.
+ * @next_port: where the search for an ephemeral port starts.
+ * @cfg_nb: subscription to the namespace's configuration changes.
+ */
+struct mrc_dp_net {
+	struct mutex lock;	/* serialises tunnel socket creation */
+	struct socket __rcu *udp_sock;
+	u16 udp_port;
+	spinlock_t tbl_lock;	/* table writers; readers use RCU */
+	DECLARE_HASHTABLE(qpn_tbl, 10);
+	DECLARE_HASHTABLE(port_tbl, 8);
+	u16 next_port;
+	struct notifier_block cfg_nb;
+};
+
+extern unsigned int mrc_dp_net_id;
+
+/**
+ * mrc_dp_net() - data-path state of a namespace.
+ * @net: the namespace.
+ *
+ * Return: the state, valid while @net is alive.
+ */
+static inline struct mrc_dp_net *mrc_dp_net(const struct net *net)
+{
+	return net_generic(net, mrc_dp_net_id);
+}
+
+/* Ephemeral service ports (bind to port 0, connect without bind). */
+#define MRC_EPHEMERAL_LO	32768
+#define MRC_EPHEMERAL_HI	60999
+
+int mrc_dp_init(void);
+void mrc_dp_exit(void);
+int mrc_udp_get(struct net *net, struct socket **sockp);
+void mrc_input(struct net *net, struct sk_buff *skb);
+int mrc_conn_list_net_init(struct net *net);
+void mrc_conn_list_net_exit(struct net *net);
+
+#endif /* _MRC_DP_H */

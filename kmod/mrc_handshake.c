@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: connection management.
+ *
+ * The handshake, disconnect and reset of Documentation/wire-format.md
+ * sections 11-12, on reserved QPN 1:
+ *
+ *   connect()  CM_REQ  ->            listener: accept work creates a child
+ *              <- CM_REP             child: REP_SENT (retransmits the REP)
+ *   ESTABLISHED CM_RTU ->            child: ESTABLISHED, on the accept queue
+ *
+ * A CM_REQ is never acted on in softirq: it is queued to the listener
+ * and a work item creates the child (its engine storage is allocated with
+ * GFP_KERNEL). Half-open children plus queued requests are bounded by the
+ * listen backlog, so a flood of requests costs bounded memory.
+ *
+ * Disconnect is a half-close per direction: a side sends CM_DREQ once all
+ * its data is acknowledged (so the peer has received all of it); CM_DREP
+ * answers. The connection is over when both directions are closed.
+ */
+#include <linux/random.h>
+#include <linux/workqueue.h>
+#include <net/ipv6.h>
+
+#include "core/mrc_cm.h"
+#include "mrc_handshake.h"
+#include "mrc_conn_glue.h"
+#include "mrc_output.h"
+#include "mrc_table.h"
+
+#define MRC_CM_RTO_INIT_NS	(20 * NSEC_PER_MSEC)
+#define MRC_CM_RTO_MAX_NS	(500 * NSEC_PER_MSEC)
+/* How long a child may stay half-open, and a disconnect may wait. */
+#define MRC_CM_HALF_OPEN_NS	(5ULL * NSEC_PER_SEC)
+#define MRC_CM_FIN_WAIT_NS	(10ULL * NSEC_PER_SEC)
+
+/**
+ * mrc_flow_of() - the inner header of a connection's packets.
+ * @msk: the socket.
+ * @fl: filled in.
+ * @ev: the entropy value (UDP source port, flow label).
+ */
+void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
+{
+	fl->saddr = msk->saddr;
+	fl->daddr = msk->daddr;
+	fl->sport = ev & 0xffff;
+	if (!fl->sport)
+		fl->sport = 0xc000;	/* never port 0 */
+	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
+	fl->flowlabel = ev & 0xfffff;
+	fl->tclass = 0;
+}
+
+static u16 mrc_service_port(const struct mrc_sock *msk)
+{
+	return msk->passive ? msk->sport : msk->dport;
+}
+
+static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
+{
+	struct mrc_pkt pkt = {};
+	struct mrc_flow fl;
+
+	pkt.type = MRC_PKT_CM;
+	pkt.bth.opcode = opcode;
+	pkt.bth.pkey = MRC_PKEY_DEFAULT;
+	pkt.bth.dest_qpn = MRC_QPN_CM;
+	pkt.u.cm.port = mrc_service_port(msk);
+	pkt.u.cm.src_qpn = msk->lqpn;
+	pkt.u.cm.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : msk->rqpn;
+	pkt.u.cm.cookie = msk->cookie;
+	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
+		pkt.u.cm.params = msk->lparams;
+	else if (opcode == MRC_OP_CM_RTU)
+		pkt.u.cm.params = msk->rparams;	/* the REP's, echoed */
+	mrc_flow_of(msk, &fl, msk->ev_cm);
+	return mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, NULL, &fl,
+				msk->sk.sk_mark, msk->sk.sk_priority);
+}
+
+/* A CM_REJ or DREP answering a packet we keep no state for. */
+static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
+				   const struct mrc_pkt *req, u8 opcode,
+				   u8 reason)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct mrc_pkt pkt = {};
+	struct mrc_flow fl = {};
+
+	pkt.type = MRC_PKT_CM;
+	pkt.bth.opcode = opcode;
+	pkt.bth.pkey = MRC_PKEY_DEFAULT;
+	pkt.bth.dest_qpn = MRC_QPN_CM;
+	pkt.u.cm.port = req->u.cm.port;
+	pkt.u.cm.src_qpn = req->u.cm.dst_qpn;
+	pkt.u.cm.dst_qpn = req->u.cm.src_qpn;
+	pkt.u.cm.cookie = req->u.cm.cookie;
+	pkt.u.cm.rej_reason = reason;
+	fl.saddr = ip6h->daddr;
+	fl.daddr = ip6h->saddr;
+	fl.sport = MRC_SKB_CB(skb)->ev16 ?: 0xc000;
+	fl.dport = READ_ONCE(mrc_dp_net(net)->udp_port);
+	fl.flowlabel = fl.sport;
+	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
+}
+
+static u64 mrc_cm_budget(const struct mrc_sock *msk)
+{
+	u64 b = msk->params ? mrc_policy_timeout_budget(&msk->params->policy) : 0;
+
+	return b ? b : 5ULL * NSEC_PER_SEC;
+}
+
+static void mrc_cm_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
+{
+	msk->cm_tries = 0;
+	msk->cm_next = now + MRC_CM_RTO_INIT_NS;
+	msk->cm_deadline = now + budget;
+	mrc_timer_arm(msk, msk->cm_next);
+}
+
+/**
+ * mrc_cm_connect() - start the active side of the handshake.
+ * @msk: the socket (locked), bound, with addresses and engine prepared.
+ * @now: current time (ns).
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_cm_connect(struct mrc_sock *msk, u64 now)
+{
+	int err;
+
+	err = mrc_table_add_qpn(msk);
+	if (err)
+		return err;
+	msk->cookie = get_random_u64();
+	msk->ev_cm = get_random_u16();
+	msk->rqpn = 0;
+	mrc_set_state(&msk->sk, MRC_ST_REQ_SENT);
+	mrc_cm_start_retx(msk, now, mrc_cm_budget(msk));
+	mrc_cm_send(msk, MRC_OP_CM_REQ);
+	return 0;
+}
+
+/* Both directions closed: the connection is over. */
+static void mrc_cm_finish(struct mrc_sock *msk)
+{
+	mrc_sk_done(msk, 0);
+}
+
+static void mrc_cm_send_dreq(struct mrc_sock *msk, u64 now)
+{
+	mrc_set_state(&msk->sk, MRC_ST_DREQ_SENT);
+	mrc_cm_start_retx(msk, now, MRC_CM_FIN_WAIT_NS);
+	mrc_cm_send(msk, MRC_OP_CM_DREQ);
+}
+
+/* Send our CM_DREQ once the application closed and all is acked. */
+static void mrc_cm_maybe_dreq(struct mrc_sock *msk, u64 now)
+{
+	int st = msk->sk.sk_state;
+
+	if (!msk->close_wanted)
+		return;
+	if (st != MRC_ST_ESTABLISHED && st != MRC_ST_PEER_CLOSED)
+		return;
+	if (!mrc_glue_all_acked(msk))
+		return;
+	mrc_cm_send_dreq(msk, now);
+}
+
+static void mrc_cm_child_unlink(struct mrc_sock *child)
+{
+	struct mrc_sock *parent = child->parent;
+
+	if (!parent)
+		return;
+	spin_lock_bh(&parent->child_lock);
+	if (!list_empty(&child->child_node)) {
+		list_del_init(&child->child_node);
+		if (child->sk.sk_state == MRC_ST_REP_SENT)
+			parent->nr_half_open--;
+		else
+			sk_acceptq_removed(&parent->sk);
+	}
+	spin_unlock_bh(&parent->child_lock);
+	child->parent = NULL;
+	sock_put(&parent->sk);
+}
+
+/**
+ * mrc_cm_timer() - handshake and disconnect retransmissions and limits.
+ * @msk: the socket (bh-locked or owned).
+ * @now: current time (ns).
+ */
+void mrc_cm_timer(struct mrc_sock *msk, u64 now)
+{
+	struct sock *sk = &msk->sk;
+	int st = sk->sk_state;
+	u8 op;
+
+	switch (st) {
+	case MRC_ST_REQ_SENT:
+		op = MRC_OP_CM_REQ;
+		break;
+	case MRC_ST_REP_SENT:
+		op = MRC_OP_CM_REP;
+		break;
+	case MRC_ST_DREQ_SENT:
+		if (msk->fin_acked)
+			return;
+		op = MRC_OP_CM_DREQ;
+		break;
+	default:
+		mrc_cm_maybe_dreq(msk, now);
+		return;
+	}
+
+	if (now >= msk->cm_deadline) {
+		if (st == MRC_ST_REP_SENT) {
+			/* The peer never completed: forget the child. */
+			mrc_cm_child_unlink(msk);
+			mrc_sk_done(msk, ETIMEDOUT);
+			sock_put(sk);	/* the listener list's reference */
+		} else if (st == MRC_ST_REQ_SENT) {
+			mrc_sk_done(msk, ETIMEDOUT);
+		} else {
+			mrc_cm_finish(msk);	/* the peer is gone */
+		}
+		return;
+	}
+	if (now >= msk->cm_next) {
+		u64 rto = min_t(u64, MRC_CM_RTO_INIT_NS << min(msk->cm_tries + 1, 10U),
+				MRC_CM_RTO_MAX_NS);
+
+		msk->cm_tries++;
+		msk->cm_next = now + rto;
+		mrc_cm_send(msk, op);
+	}
+	mrc_timer_arm(msk, min(msk->cm_next, msk->cm_deadline));
+}
+
+/**
+ * mrc_cm_close() - the application is done sending (close or SHUT_WR).
+ * @msk: the socket (locked).
+ * @now: current time (ns).
+ */
+void mrc_cm_close(struct mrc_sock *msk, u64 now)
+{
+	switch (msk->sk.sk_state) {
+	case MRC_ST_REQ_SENT:
+		mrc_sk_done(msk, 0);
+		break;
+	case MRC_ST_ESTABLISHED:
+	case MRC_ST_PEER_CLOSED:
+		msk->close_wanted = true;
+		mrc_cm_maybe_dreq(msk, now);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * mrc_cm_abort() - abortive close (SO_LINGER 0): RESET the peer.
+ * @msk: the socket (locked).
+ */
+void mrc_cm_abort(struct mrc_sock *msk)
+{
+	int st = msk->sk.sk_state;
+
+	if (msk->conn && (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
+			  st == MRC_ST_DREQ_SENT)) {
+		struct mrc_pkt pkt = {};
+		struct mrc_flow fl;
+
+		mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, &pkt);
+		mrc_flow_of(msk, &fl, msk->ev_cm);
+		mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, NULL, &fl,
+				 msk->sk.sk_mark, msk->sk.sk_priority);
+	}
+	if (st != MRC_ST_CLOSED)
+		mrc_sk_done(msk, 0);
+}
+
+/**
+ * mrc_cm_listener_stop() - a listener stops taking connections.
+ * @msk: the listener (locked).
+ */
+void mrc_cm_listener_stop(struct mrc_sock *msk)
+{
+	mrc_set_state(&msk->sk, MRC_ST_CLOSED);
+	mrc_table_unbind(msk);
+	msk->sk.sk_state_change(&msk->sk);
+}
+
+/**
+ * mrc_cm_listener_flush() - abort every connection a closed listener
+ * still holds (half-open and not yet accepted).
+ * @msk: the listener, not locked, no longer in the port table.
+ *
+ * Context: process.
+ */
+void mrc_cm_listener_flush(struct mrc_sock *msk)
+{
+	struct mrc_sock *child, *tmp;
+	LIST_HEAD(victims);
+
+	cancel_work_sync(&msk->accept_work);
+	skb_queue_purge(&msk->req_q);
+
+	spin_lock_bh(&msk->child_lock);
+	list_splice_init(&msk->half_open, &victims);
+	list_splice_init(&msk->accept_q, &victims);
+	msk->nr_half_open = 0;
+	spin_unlock_bh(&msk->child_lock);
+
+	list_for_each_entry_safe(child, tmp, &victims, child_node) {
+		struct sock *csk = &child->sk;
+
+		list_del_init(&child->child_node);
+		lock_sock(csk);
+		sock_set_flag(csk, SOCK_DEAD);
+		mrc_cm_abort(child);
+		if (child->parent) {
+			child->parent = NULL;
+			sock_put(&msk->sk);
+		}
+		release_sock(csk);
+		sock_put(csk);	/* the list's reference */
+	}
+}
+
+/* A duplicate CM_REQ: answer again from the child it created, if any. */
+static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
+			   u64 cookie)
+{
+	struct mrc_sock *c, *found = NULL;
+
+	spin_lock_bh(&l->child_lock);
+	list_for_each_entry(c, &l->half_open, child_node) {
+		if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr)) {
+			found = c;
+			break;
+		}
+	}
+	if (!found) {
+		list_for_each_entry(c, &l->accept_q, child_node) {
+			if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr)) {
+				found = c;
+				break;
+			}
+		}
+	}
+	if (found)
+		sock_hold(&found->sk);
+	spin_unlock_bh(&l->child_lock);
+	if (!found)
+		return false;
+	lock_sock(&found->sk);
+	if (found->sk.sk_state == MRC_ST_REP_SENT)
+		mrc_cm_send(found, MRC_OP_CM_REP);
+	release_sock(&found->sk);
+	sock_put(&found->sk);
+	return true;
+}
+
+static void mrc_cm_create_child(struct mrc_sock *l, struct sk_buff *skb,
+				const struct mrc_pkt *req)
+{
+	struct net *net = sock_net(&l->sk);
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct mrc_sock *child;
+	u64 now = ktime_get_ns();
+	u8 rej = MRC_REJ_NO_RESOURCES;
+
+	child = mrc_sock_alloc_child(l);
+	if (!child)
+		goto reject;
+	child->passive = true;
+	child->saddr = ip6h->daddr;
+	child->daddr = ip6h->saddr;
+	child->sport = l->sport;
+	child->dport = 0;	/* the CM does not carry the client's port */
+	child->cookie = req->u.cm.cookie;
+	child->rqpn = req->u.cm.src_qpn;
+	child->rparams = req->u.cm.params;
+	child->ev_cm = MRC_SKB_CB(skb)->ev16;
+
+	if (mrc_glue_prepare(child))
+		goto free_child;
+	if (mrc_table_add_qpn(child))
+		goto free_child;
+
+	lock_sock(&child->sk);
+	mrc_set_state(&child->sk, MRC_ST_REP_SENT);
+	sock_hold(&l->sk);
+	child->parent = l;
+	spin_lock_bh(&l->child_lock);
+	list_add_tail(&child->child_node, &l->half_open);
+	l->nr_half_open++;
+	spin_unlock_bh(&l->child_lock);
+	mrc_cm_start_retx(child, now, MRC_CM_HALF_OPEN_NS);
+	mrc_cm_send(child, MRC_OP_CM_REP);
+	release_sock(&child->sk);
+	return;
+
+free_child:
+	mrc_table_del_qpn(child);
+	sk_free(&child->sk);
+reject:
+	mrc_cm_reply_stateless(net, skb, req, MRC_OP_CM_REJ, rej);
+}
+
+/**
+ * mrc_cm_accept_work() - turn queued CM_REQs of a listener into children.
+ * @work: the listener's accept_work.
+ *
+ * Context: process (a workqueue); holds a reference on the listener.
+ */
+void mrc_cm_accept_work(struct work_struct *work)
+{
+	struct mrc_sock *l = container_of(work, struct mrc_sock, accept_work);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&l->req_q))) {
+		struct mrc_pkt req;
+
+		if (mrc_pkt_decode(skb->data, skb->len, &req) ||
+		    req.type != MRC_PKT_CM) {
+			kfree_skb(skb);
+			continue;
+		}
+		lock_sock(&l->sk);
+		if (l->sk.sk_state != MRC_ST_LISTEN) {
+			release_sock(&l->sk);
+			mrc_cm_reply_stateless(sock_net(&l->sk), skb, &req,
+					       MRC_OP_CM_REJ, MRC_REJ_NO_LISTENER);
+			kfree_skb(skb);
+			continue;
+		}
+		release_sock(&l->sk);
+		if (!mrc_cm_dup_req(l, &ipv6_hdr(skb)->saddr, req.u.cm.cookie))
+			mrc_cm_create_child(l, skb, &req);
+		kfree_skb(skb);
+	}
+	sock_put(&l->sk);
+}
+
+/* A CM_REQ reached a listener (softirq). */
+static void mrc_cm_req_input(struct net *net, struct sk_buff *skb,
+			     const struct mrc_pkt *pkt)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	u8 want = pkt->u.cm.params.sock_type == MRC_CM_SOCK_SEQPACKET ?
+		  SOCK_SEQPACKET : SOCK_STREAM;
+	struct mrc_sock *l;
+	u32 pending;
+
+	l = mrc_table_lookup_listener(net, pkt->u.cm.port, &ip6h->daddr);
+	if (!l) {
+		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+				       MRC_REJ_NO_LISTENER);
+		goto drop;
+	}
+	if (mrc_cm_params_check(&pkt->u.cm.params)) {
+		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+				       MRC_REJ_BAD_PARAMS);
+		goto put;
+	}
+	if (l->sk.sk_type != want) {
+		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+				       MRC_REJ_SOCK_TYPE);
+		goto put;
+	}
+	pending = READ_ONCE(l->nr_half_open) + skb_queue_len(&l->req_q) +
+		  READ_ONCE(l->sk.sk_ack_backlog);
+	if (pending >= READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
+		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+				       MRC_REJ_BACKLOG_FULL);
+		goto put;
+	}
+	skb_queue_tail(&l->req_q, skb);
+	sock_hold(&l->sk);
+	if (!schedule_work(&l->accept_work))
+		sock_put(&l->sk);
+	sock_put(&l->sk);
+	return;
+put:
+	sock_put(&l->sk);
+drop:
+	kfree_skb(skb);
+}
+
+/**
+ * mrc_cm_established() - the passive side is connected: hand the child
+ * to its listener's accept queue.
+ * @msk: the child (locked), state already ESTABLISHED.
+ */
+void mrc_cm_established(struct mrc_sock *msk)
+{
+	struct mrc_sock *l = msk->parent;
+
+	if (!l)
+		return;
+	spin_lock_bh(&l->child_lock);
+	if (!list_empty(&msk->child_node)) {
+		list_move_tail(&msk->child_node, &l->accept_q);
+		l->nr_half_open--;
+		sk_acceptq_added(&l->sk);
+	}
+	spin_unlock_bh(&l->child_lock);
+	l->sk.sk_data_ready(&l->sk);
+}
+
+/**
+ * mrc_cm_input_locked() - a CM message or RESET for a known socket.
+ * @msk: the socket it names (bh-locked or owned by us).
+ * @pkt: the decoded packet.
+ */
+void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
+{
+	struct sock *sk = &msk->sk;
+	const struct mrc_cm *cm = &pkt->u.cm;
+	u64 now = ktime_get_ns();
+	int err;
+
+	if (pkt->type == MRC_PKT_CM && cm->cookie != msk->cookie)
+		return;		/* not this attempt: forged or stale */
+
+	switch (pkt->bth.opcode) {
+	case MRC_OP_CM_REP:
+		if (sk->sk_state != MRC_ST_REQ_SENT) {
+			/* Our RTU was lost: answer the repeated REP. */
+			if (cm->src_qpn == msk->rqpn &&
+			    (sk->sk_state == MRC_ST_ESTABLISHED ||
+			     sk->sk_state == MRC_ST_PEER_CLOSED))
+				mrc_cm_send(msk, MRC_OP_CM_RTU);
+			return;
+		}
+		msk->rqpn = cm->src_qpn;
+		msk->rparams = cm->params;
+		err = mrc_glue_start(msk);
+		if (err) {
+			mrc_sk_done(msk, -err);
+			return;
+		}
+		mrc_set_state(sk, MRC_ST_ESTABLISHED);
+		mrc_cm_send(msk, MRC_OP_CM_RTU);
+		sk->sk_state_change(sk);
+		mrc_glue_push(msk);
+		break;
+	case MRC_OP_CM_RTU:
+		if (sk->sk_state != MRC_ST_REP_SENT || cm->src_qpn != msk->rqpn ||
+		    cm->params.r_key != msk->lparams.r_key ||
+		    cm->params.init_psn != msk->lparams.init_psn)
+			return;
+		err = mrc_glue_start(msk);
+		if (err) {
+			mrc_sk_done(msk, -err);
+			return;
+		}
+		mrc_set_state(sk, MRC_ST_ESTABLISHED);
+		mrc_cm_established(msk);
+		mrc_glue_push(msk);
+		break;
+	case MRC_OP_CM_REJ:
+		if (sk->sk_state != MRC_ST_REQ_SENT)
+			return;
+		mrc_sk_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
+		break;
+	case MRC_OP_CM_DREQ:
+		if (cm->src_qpn != msk->rqpn || !msk->conn)
+			return;
+		mrc_cm_send(msk, MRC_OP_CM_DREP);
+		if (msk->peer_fin)
+			return;
+		msk->peer_fin = true;
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+		if (sk->sk_state == MRC_ST_ESTABLISHED)
+			mrc_set_state(sk, MRC_ST_PEER_CLOSED);
+		else if (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked)
+			mrc_cm_finish(msk);
+		sk->sk_state_change(sk);
+		sk->sk_data_ready(sk);
+		break;
+	case MRC_OP_CM_DREP:
+		if (sk->sk_state != MRC_ST_DREQ_SENT || cm->src_qpn != msk->rqpn)
+			return;
+		msk->fin_acked = true;
+		/* An orphan has nobody to read what the peer may still send. */
+		if (msk->peer_fin || sock_flag(sk, SOCK_DEAD))
+			mrc_cm_finish(msk);
+		else
+			sk->sk_state_change(sk);
+		break;
+	default:
+		break;
+	}
+	(void)now;
+}
+
+/**
+ * mrc_cm_input() - a packet on QPN 1 (softirq, no lock held).
+ * @net: namespace.
+ * @skb: the packet, data at the MRC header; consumed.
+ * @pkt: its decoded headers.
+ */
+void mrc_cm_input(struct net *net, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt)
+{
+	struct mrc_sock *msk;
+	u32 qpn;
+
+	if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_REQ) {
+		mrc_cm_req_input(net, skb, pkt);
+		return;
+	}
+	qpn = pkt->type == MRC_PKT_RESET ? pkt->u.reset.dst_qpn : pkt->u.cm.dst_qpn;
+	msk = mrc_table_lookup_qpn(net, qpn);
+	if (!msk) {
+		/* A DREQ for a connection we already forgot: answer it. */
+		if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_DREQ)
+			mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_DREP, 0);
+		kfree_skb(skb);
+		return;
+	}
+	if (!ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &msk->daddr)) {
+		sock_put(&msk->sk);
+		kfree_skb(skb);
+		return;
+	}
+	bh_lock_sock(&msk->sk);
+	if (!sock_owned_by_user(&msk->sk))
+		mrc_input_locked(msk, skb);
+	else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf)))
+		kfree_skb(skb);
+	bh_unlock_sock(&msk->sk);
+	sock_put(&msk->sk);
+}
+
+/**
+ * mrc_cm_policy_exists() - is there a failure policy of that name?
+ * @net: namespace.
+ * @name: the name.
+ *
+ * Return: true if the namespace has the policy.
+ */
+bool mrc_cm_policy_exists(struct net *net, const char *name)
+{
+	char found[MRC_POLICY_NAME_LEN + 1];
+	struct mrc_policy pol;
+
+	return !mrc_cfg_policy_get(net, name, &pol, found);
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: packet input.
+ *
+ * The UDP tunnel hands every packet here in softirq. Validation happens
+ * before any state is touched: the headers must decode (every field
+ * checked by the core's decoder), the destination QPN must name a socket
+ * whose peer address is the packet's source, and the engine then checks
+ * the R_Key, the PSN window and the credit. A socket that a process owns
+ * gets the packet through its backlog.
+ */
+#include <linux/ipv6.h>
+#include <net/inet_ecn.h>
+#include <net/ipv6.h>
+#include <net/udp.h>
+
+#include "mrc_handshake.h"
+#include "mrc_conn_glue.h"
+#include "mrc_sock.h"
+#include "mrc_table.h"
+
+/* Every header of any packet, so the decoder sees them linear. */
+#define MRC_INPUT_PULL	(MRC_BTH_LEN + 64)
+
+static int mrc_input_decode(struct net *net, struct sk_buff *skb,
+			    struct mrc_pkt *pkt)
+{
+	int err;
+
+	if (!pskb_may_pull(skb, min_t(u32, skb->len, MRC_INPUT_PULL)))
+		return -EINVAL;
+	/* The decoder reads headers only, never the (maybe paged) payload. */
+	err = mrc_pkt_decode(skb->data, skb->len, pkt);
+	if (err) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_MALFORMED);
+		net_dbg_ratelimited("mrc: malformed packet: %s\n",
+				    mrc_wire_err_name(err));
+	}
+	return err;
+}
+
+/**
+ * mrc_input_locked() - a packet for a socket, with its lock held.
+ * @msk: the socket (bh-locked and not owned, or processing its backlog).
+ * @skb: the packet, data at the MRC header; consumed.
+ */
+void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb)
+{
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_pkt pkt;
+
+	if (mrc_input_decode(net, skb, &pkt))
+		goto drop;
+	if (pkt.bth.dest_qpn == MRC_QPN_CM &&
+	    (pkt.type == MRC_PKT_CM || pkt.type == MRC_PKT_RESET)) {
+		if (pkt.type == MRC_PKT_RESET) {
+			mrc_glue_input(msk, skb, &pkt);
+			return;
+		}
+		mrc_cm_input_locked(msk, &pkt);
+		goto drop;
+	}
+	/* The passive side completes on the first data with the right key. */
+	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt.type == MRC_PKT_DATA &&
+	    pkt.u.data.r_key == msk->lparams.r_key) {
+		struct mrc_pkt rtu = {};
+
+		rtu.type = MRC_PKT_CM;
+		rtu.bth.opcode = MRC_OP_CM_RTU;
+		rtu.u.cm.cookie = msk->cookie;
+		rtu.u.cm.src_qpn = msk->rqpn;
+		rtu.u.cm.params = msk->lparams;
+		mrc_cm_input_locked(msk, &rtu);
+	}
+	mrc_glue_input(msk, skb, &pkt);
+	return;
+drop:
+	kfree_skb(skb);
+}
+
+/**
+ * mrc_input() - entry point from the UDP tunnel socket (softirq).
+ * @net: namespace of the tunnel.
+ * @skb: the packet with the UDP checksum verified, data at the UDP header;
+ *	consumed.
+ */
+void mrc_input(struct net *net, struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+	struct mrc_sock *msk;
+	struct mrc_pkt pkt;
+
+	memset(cb, 0, sizeof(*cb));
+	cb->ev16 = ntohs(udp_hdr(skb)->source);
+	cb->ecn_ce = INET_ECN_is_ce(ipv6_get_dsfield(ip6h));
+	__skb_pull(skb, sizeof(struct udphdr));
+	MRC_INC_STATS(net, MRC_MIB_IN_PKTS);
+	MRC_ADD_STATS(net, MRC_MIB_IN_BYTES, skb->len);
+
+	if (mrc_input_decode(net, skb, &pkt))
+		goto drop;
+
+	if (pkt.bth.dest_qpn == MRC_QPN_CM) {
+		mrc_cm_input(net, skb, &pkt);
+		return;
+	}
+	if (pkt.bth.dest_qpn < MRC_QPN_FIRST_DYNAMIC) {
+		/* Endpoint operations (QPN 2) are not implemented yet. */
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		goto drop;
+	}
+	msk = mrc_table_lookup_qpn(net, pkt.bth.dest_qpn);
+	if (!msk) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		goto drop;
+	}
+	if (!ipv6_addr_equal(&ip6h->saddr, &msk->daddr)) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		sock_put(&msk->sk);
+		goto drop;
+	}
+	bh_lock_sock(&msk->sk);
+	if (!sock_owned_by_user(&msk->sk)) {
+		mrc_input_locked(msk, skb);
+	} else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf) +
+				  READ_ONCE(msk->sk.sk_sndbuf))) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
+		kfree_skb(skb);
+	}
+	bh_unlock_sock(&msk->sk);
+	sock_put(&msk->sk);
+	return;
+drop:
+	kfree_skb(skb);
+}

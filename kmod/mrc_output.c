@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: building packets and handing them to the encapsulation.
+ */
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+#include "mrc_output.h"
+
+/**
+ * mrc_alloc_skb() - allocate a packet with room for every header.
+ * @len: bytes of MRC headers and payload to follow.
+ * @gfp: allocation flags.
+ *
+ * Return: an empty skb whose headroom fits the largest encapsulation, or
+ * NULL.
+ */
+struct sk_buff *mrc_alloc_skb(u32 len, gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MRC_ENCAP_HEADROOM + len, gfp);
+	if (skb)
+		skb_reserve(skb, MRC_ENCAP_HEADROOM);
+	return skb;
+}
+
+/**
+ * mrc_xmit() - send a finished MRC packet on a path.
+ * @net: namespace.
+ * @skb: the packet (MRC headers at skb->data); always consumed.
+ * @rt: the path; NULL means entropy mode over the routing table.
+ * @fl: addresses, ports, flow label, traffic class.
+ * @mark: routing mark.
+ * @priority: skb priority.
+ *
+ * Context: any; does not sleep.
+ * Return: 0 or a negative errno.
+ */
+int mrc_xmit(struct net *net, struct sk_buff *skb, const struct mrc_route *rt,
+	     const struct mrc_flow *fl, u32 mark, u32 priority)
+{
+	static const struct mrc_route table_route = { .mode = MRC_FWD_ENTROPY };
+	struct socket *sock;
+	int err;
+
+	rcu_read_lock();
+	sock = rcu_dereference(mrc_dp_net(net)->udp_sock);
+	if (!sock) {
+		rcu_read_unlock();
+		kfree_skb(skb);
+		return -ENETDOWN;
+	}
+	err = mrc_encap_xmit(net, sock->sk, mark, priority, skb,
+			     rt ? rt : &table_route, fl);
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * mrc_send_hdr_pkt() - encode a header-only packet and send it.
+ * @net: namespace.
+ * @pkt: the packet (SACK, NACK, probe, CM, RESET, endpoint operation).
+ * @rt: the path, or NULL for the routing table.
+ * @fl: the inner header.
+ * @mark: routing mark.
+ * @priority: skb priority.
+ *
+ * Context: any; does not sleep.
+ * Return: 0 or a negative errno.
+ */
+int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
+		     const struct mrc_route *rt, const struct mrc_flow *fl,
+		     u32 mark, u32 priority)
+{
+	struct sk_buff *skb;
+	int len;
+
+	skb = mrc_alloc_skb(MRC_PKT_HDR_MAX_ANY, GFP_ATOMIC);
+	if (!skb)
+		return -ENOBUFS;
+	len = mrc_pkt_encode(pkt, skb_tail_pointer(skb), MRC_PKT_HDR_MAX_ANY);
+	if (len < 0) {
+		kfree_skb(skb);
+		return -EINVAL;
+	}
+	skb_put(skb, len);
+	return mrc_xmit(net, skb, rt, fl, mark, priority);
+}

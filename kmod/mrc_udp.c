@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: the per-namespace UDP tunnel socket.
+ *
+ * All MRC packets of a namespace arrive on one kernel UDP socket bound to
+ * [::]:port (4791 by default). It is created when the first MRC socket of
+ * the namespace needs the network (bind, listen, connect), not at module
+ * load, so that loading mrc.ko never takes a port nobody uses; it lives
+ * until the namespace goes away or the module unloads.
+ */
+#include <linux/module.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "mrc_dp.h"
+
+unsigned int mrc_dp_net_id __read_mostly;
+
+/* UDP hands us the packet with the checksum verified, data at UDP. */
+static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	mrc_input(sock_net(sk), skb);
+	return 0;
+}
+
+/**
+ * mrc_udp_get() - the namespace's UDP tunnel socket, created if needed.
+ * @net: the namespace.
+ * @sockp: where to store the socket (owned by the namespace, no reference
+ *	is taken: it lives as long as @net).
+ *
+ * Context: process; may sleep.
+ * Return: 0, or a negative errno (-EADDRINUSE when the port is taken).
+ */
+int mrc_udp_get(struct net *net, struct socket **sockp)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+	struct udp_tunnel_sock_cfg tcfg = {};
+	struct udp_port_cfg cfg = {};
+	struct socket *sock;
+	int err = 0;
+
+	mutex_lock(&dn->lock);
+	sock = rcu_dereference_protected(dn->udp_sock, lockdep_is_held(&dn->lock));
+	if (sock)
+		goto out;
+
+	cfg.family = AF_INET6;
+	cfg.local_ip6 = in6addr_any;
+	cfg.local_udp_port = htons(READ_ONCE(mrc_net(net)->udp_port));
+	cfg.ipv6_v6only = 1;
+	cfg.use_udp6_tx_checksums = 1;
+	cfg.use_udp6_rx_checksums = 1;
+	err = udp_sock_create6(net, &cfg, &sock);
+	if (err) {
+		net_info_ratelimited("mrc: cannot bind UDP port %u: %d\n",
+				     ntohs(cfg.local_udp_port), err);
+		goto out;
+	}
+	tcfg.encap_type = 1;
+	tcfg.encap_rcv = mrc_udp_encap_rcv;
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	dn->udp_port = ntohs(cfg.local_udp_port);
+	rcu_assign_pointer(dn->udp_sock, sock);
+out:
+	if (!err)
+		*sockp = sock;
+	mutex_unlock(&dn->lock);
+	return err;
+}
+
+static int __net_init mrc_dp_net_init(struct net *net)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+
+	mutex_init(&dn->lock);
+	spin_lock_init(&dn->tbl_lock);
+	hash_init(dn->qpn_tbl);
+	hash_init(dn->port_tbl);
+	dn->next_port = MRC_EPHEMERAL_LO;
+	return mrc_conn_list_net_init(net);
+}
+
+static void __net_exit mrc_dp_net_exit(struct net *net)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+	struct socket *sock;
+
+	mrc_conn_list_net_exit(net);
+	sock = rcu_dereference_protected(dn->udp_sock, true);
+	RCU_INIT_POINTER(dn->udp_sock, NULL);
+	if (sock)
+		udp_tunnel_sock_release(sock);
+	mutex_destroy(&dn->lock);
+}
+
+static struct pernet_operations mrc_dp_net_ops = {
+	.init = mrc_dp_net_init,
+	.exit = mrc_dp_net_exit,
+	.id = &mrc_dp_net_id,
+	.size = sizeof(struct mrc_dp_net),
+};
+
+/**
+ * mrc_dp_init() - register the data path's per-namespace state.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_dp_init(void)
+{
+	return register_pernet_subsys(&mrc_dp_net_ops);
+}
+
+/**
+ * mrc_dp_exit() - unregister the data path's per-namespace state; closes
+ * every namespace's tunnel socket.
+ */
+void mrc_dp_exit(void)
+{
+	unregister_pernet_subsys(&mrc_dp_net_ops);
+}

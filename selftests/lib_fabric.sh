@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The reference fabric of the MRC selftests (Documentation/testing.md):
+# two hosts, P planes, S spines per plane, every router a namespace.
+#
+#   host A -- T0a[p] -- T1[p][s] -- T0b[p] -- host B      p < P, s < S
+#
+# Source the file after lib.sh, then call mrc_fabric_build [P] [S].
+#
+# Addressing
+#   hosts      A = fd00:a::1, B = fd00:b::1 on lo: one address each,
+#              reachable through every plane (plane-independent)
+#   links      fd01:<p>:<link>::1 / ::2 /64
+#   uSIDs      locator block fc00:0::/32, 16-bit uSIDs:
+#              T0a[p] = 1p00, T1[p][s] = 2p0s, T0b[p] = 3p00 (hex),
+#              host A = e00a, host B = e00b (End.DT6 into the local
+#              table 255, where a host's own address lives, on a dummy
+#              device: IPv6 turns routes via lo into reject routes)
+#   A path from A to B on plane p, spine s is the uSID container
+#   fc00:0:1p00:2p0s:3p00:e00b:: ; routers run End with next-csid.
+#   Plain routes to the host addresses use ECMP over the spines (and over
+#   the planes at the hosts) with the L4 hash, for entropy mode.
+#
+# After mrc_fabric_build: FAB_A, FAB_B (namespaces), FAB_A_ADDR,
+# FAB_B_ADDR, FAB_P, FAB_S; plane p's device on a host is "pl<p>".
+
+FAB_A_ADDR=fd00:a::1
+FAB_B_ADDR=fd00:b::1
+FAB_A_PLANE_ADDR=()
+FAB_B_PLANE_ADDR=()
+
+_fab_ns() { # role -> namespace name
+	echo "mrc-$1-$$"
+}
+
+# Namespace of a router: t0a <p> | t1 <p> <s> | t0b <p>
+mrc_fabric_ns() {
+	case $1 in
+	t1) _fab_ns "t1-$2-$3" ;;
+	*) _fab_ns "$1-$2" ;;
+	esac
+}
+
+_fab_usid() { # role p [s]
+	case $1 in
+	t0a) printf '1%x00' "$2" ;;
+	t1) printf '2%x0%x' "$2" "$3" ;;
+	t0b) printf '3%x00' "$2" ;;
+	a) echo e00a ;;
+	b) echo e00b ;;
+	esac
+}
+
+# mrc_fabric_usid FROM(a|b) P S: the uSID container of that path.
+mrc_fabric_usid() {
+	local p=$2 s=$3
+	if [ "$1" = a ]; then
+		echo "fc00:0:$(_fab_usid t0a "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid t0b "$p"):$(_fab_usid b)::"
+	else
+		echo "fc00:0:$(_fab_usid t0b "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid t0a "$p"):$(_fab_usid a)::"
+	fi
+}
+
+# mrc_fabric_segs FROM P S: the same path as an SRH segment list.
+mrc_fabric_segs() {
+	local p=$2 s=$3
+	if [ "$1" = a ]; then
+		echo "fc00:0:$(_fab_usid t0a "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid t0b "$p")::,fc00:0:$(_fab_usid b)::"
+	else
+		echo "fc00:0:$(_fab_usid t0b "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid t0a "$p")::,fc00:0:$(_fab_usid a)::"
+	fi
+}
+
+# Building runs few processes (each costs a lot under emulation): every
+# command goes into a batch file, one per namespace, plus one for the
+# veth pairs; namespaces inherit forwarding and SRv6 settings from the
+# initial namespace (devconf_inherit_init_net).
+_fab_n=0
+
+_fab_cmd() { # ns "ip command": queue it for the namespace
+	echo "$2" >> "$_fab_dir/ns.$1"
+}
+
+_fab_ns_add() {
+	echo "netns add $1" >> "$_fab_dir/netns"
+	_mrc_namespaces+=("$1")
+	_fab_cmd "$1" "link set lo up"
+}
+
+# _fab_link NS1 IF1 NS2 IF2 P: queue a veth between two namespaces; sets
+# FAB_LA and FAB_LB to the two link addresses.
+_fab_link() {
+	local n1=$1 i1=$2 n2=$3 i2=$4 p=$5 pre
+	_fab_n=$((_fab_n + 1))
+	pre=$(printf 'fd01:%x:%x' "$p" "$_fab_n")
+	echo "link add name $i1 netns $n1 mtu $FAB_MTU type veth peer name $i2 netns $n2 mtu $FAB_MTU" \
+		>> "$_fab_dir/root"
+	_fab_cmd "$n1" "addr add $pre::1/64 dev $i1 nodad"
+	_fab_cmd "$n2" "addr add $pre::2/64 dev $i2 nodad"
+	_fab_cmd "$n1" "link set $i1 up"
+	_fab_cmd "$n2" "link set $i2 up"
+	FAB_LA=$pre::1
+	FAB_LB=$pre::2
+}
+
+_fab_end() { # ns usid dev: this router's End with next-csid
+	_fab_cmd "$1" "route add fc00:0:$2::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $3"
+}
+
+# mrc_fabric_build [P] [S]: build the fabric (default 4 planes, 2 spines).
+# FAB_MTU (default 9000) sets every link's MTU.
+mrc_fabric_build() {
+	FAB_P=${1:-4}
+	FAB_S=${2:-2}
+	FAB_MTU=${FAB_MTU:-9000}
+	FAB_A=$(_fab_ns a)
+	FAB_B=$(_fab_ns b)
+	_fab_dir=$(mktemp -d /tmp/fabric.XXXXXX)
+	local p s t0a t0b t1 f
+	local a_nh="" b_nh="" up_a up_b
+
+	modprobe -q veth
+	sysctl -qw net.core.devconf_inherit_init_net=1 \
+		net.ipv6.conf.all.forwarding=1 net.ipv6.conf.default.forwarding=1 \
+		net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 \
+		net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+
+	_fab_ns_add "$FAB_A"
+	_fab_ns_add "$FAB_B"
+	_fab_cmd "$FAB_A" "addr add $FAB_A_ADDR/128 dev lo"
+	_fab_cmd "$FAB_B" "addr add $FAB_B_ADDR/128 dev lo"
+	# End.DT6 needs a device that is not loopback (IPv6 turns routes
+	# via lo into reject routes): a dummy one.
+	_fab_cmd "$FAB_A" "link add name dt0 type dummy"
+	_fab_cmd "$FAB_B" "link add name dt0 type dummy"
+	_fab_cmd "$FAB_A" "link set dt0 up"
+	_fab_cmd "$FAB_B" "link set dt0 up"
+	_fab_cmd "$FAB_A" "route add fc00:0:$(_fab_usid a)::/48 encap seg6local action End.DT6 table 255 dev dt0"
+	_fab_cmd "$FAB_B" "route add fc00:0:$(_fab_usid b)::/48 encap seg6local action End.DT6 table 255 dev dt0"
+
+	for p in $(seq 0 $((FAB_P - 1))); do
+		t0a=$(mrc_fabric_ns t0a "$p")
+		t0b=$(mrc_fabric_ns t0b "$p")
+		_fab_ns_add "$t0a"
+		_fab_ns_add "$t0b"
+
+		# host A -- T0a[p]
+		_fab_link "$FAB_A" "pl$p" "$t0a" host "$p"
+		FAB_A_PLANE_ADDR[p]=$FAB_LA
+		_fab_cmd "$FAB_A" "route add fc00:0:$(_fab_usid t0a "$p")::/48 via $FAB_LB dev pl$p"
+		_fab_cmd "$t0a" "route add fc00:0:$(_fab_usid a)::/48 via $FAB_LA dev host"
+		_fab_cmd "$t0a" "route add $FAB_A_ADDR/128 via $FAB_LA dev host"
+		a_nh="$a_nh nexthop via $FAB_LB dev pl$p"
+		_fab_end "$t0a" "$(_fab_usid t0a "$p")" host
+
+		# T0b[p] -- host B
+		_fab_link "$t0b" host "$FAB_B" "pl$p" "$p"
+		FAB_B_PLANE_ADDR[p]=$FAB_LB
+		_fab_cmd "$FAB_B" "route add fc00:0:$(_fab_usid t0b "$p")::/48 via $FAB_LA dev pl$p"
+		_fab_cmd "$t0b" "route add fc00:0:$(_fab_usid b)::/48 via $FAB_LB dev host"
+		_fab_cmd "$t0b" "route add $FAB_B_ADDR/128 via $FAB_LB dev host"
+		b_nh="$b_nh nexthop via $FAB_LA dev pl$p"
+		_fab_end "$t0b" "$(_fab_usid t0b "$p")" host
+
+		up_a=""
+		up_b=""
+		for s in $(seq 0 $((FAB_S - 1))); do
+			t1=$(mrc_fabric_ns t1 "$p" "$s")
+			_fab_ns_add "$t1"
+			# T0a[p] -- T1[p][s]
+			_fab_link "$t0a" "up$s" "$t1" down-a "$p"
+			_fab_cmd "$t0a" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LB dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid t0a "$p")::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid a)::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t1" "route add $FAB_A_ADDR/128 via $FAB_LA dev down-a"
+			up_a="$up_a nexthop via $FAB_LB dev up$s"
+			# T1[p][s] -- T0b[p]
+			_fab_link "$t1" down-b "$t0b" "up$s" "$p"
+			_fab_cmd "$t0b" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LA dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid t0b "$p")::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid b)::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t1" "route add $FAB_B_ADDR/128 via $FAB_LB dev down-b"
+			up_b="$up_b nexthop via $FAB_LA dev up$s"
+			_fab_end "$t1" "$(_fab_usid t1 "$p" "$s")" down-a
+		done
+		_fab_cmd "$t0a" "route add $FAB_B_ADDR/128$up_a"
+		_fab_cmd "$t0b" "route add $FAB_A_ADDR/128$up_b"
+	done
+	# Hosts: the peer's address over every plane (entropy mode, and the
+	# source address connect() picks).
+	_fab_cmd "$FAB_A" "route add $FAB_B_ADDR/128 src $FAB_A_ADDR$a_nh"
+	_fab_cmd "$FAB_B" "route add $FAB_A_ADDR/128 src $FAB_B_ADDR$b_nh"
+
+	ip -batch "$_fab_dir/netns" || return 1
+	ip -batch "$_fab_dir/root" || return 1
+	for f in "$_fab_dir"/ns.*; do
+		ip -n "${f##*/ns.}" -batch "$f" || return 1
+	done
+	rm -rf "$_fab_dir"
+}
+
+# mrc_fabric_mrc_config MODE [EVS]: configure MRC on both hosts: one
+# plane per fabric plane, and paths to the other host: usid or srh: one
+# path per spine (P x S); entropy: one path per plane standing for EVS
+# entropy values (default 4).
+mrc_fabric_mrc_config() {
+	local mode=$1 evs=${2:-4} h peer from addr p s id f
+	for h in a b; do
+		f=$(mktemp /tmp/mrcctl.XXXXXX)
+		if [ "$h" = a ]; then
+			peer=$FAB_B_ADDR
+		else
+			peer=$FAB_A_ADDR
+		fi
+		for p in $(seq 0 $((FAB_P - 1))); do
+			if [ "$h" = a ]; then
+				addr=${FAB_A_PLANE_ADDR[p]}
+			else
+				addr=${FAB_B_PLANE_ADDR[p]}
+			fi
+			echo "plane add $p dev pl$p saddr $addr" >> "$f"
+			if [ "$mode" = entropy ]; then
+				echo "path add $p dst $peer/128 plane $p mode entropy entropy $evs" >> "$f"
+				continue
+			fi
+			for s in $(seq 0 $((FAB_S - 1))); do
+				id=$((p * FAB_S + s))
+				if [ "$mode" = usid ]; then
+					echo "path add $id dst $peer/128 plane $p mode usid usid $(mrc_fabric_usid "$h" "$p" "$s")" >> "$f"
+				else
+					echo "path add $id dst $peer/128 plane $p mode srh segs $(mrc_fabric_segs "$h" "$p" "$s")" >> "$f"
+				fi
+			done
+		done
+		from=$FAB_A
+		[ "$h" = b ] && from=$FAB_B
+		ip netns exec "$from" "$MRCCTL" -batch "$f" || { rm -f "$f"; return 1; }
+		rm -f "$f"
+	done
+}
+
+# mrc_fabric_spine_rx_bytes: RX bytes of every spine's A-side link, one
+# line "p s bytes" each: how the A->B traffic spread over the spines.
+mrc_fabric_spine_rx_bytes() {
+	local p s
+	for p in $(seq 0 $((FAB_P - 1))); do
+		for s in $(seq 0 $((FAB_S - 1))); do
+			echo "$p $s $(ip -n "$(mrc_fabric_ns t1 "$p" "$s")" -s -j link show down-a |
+				python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["bytes"])')"
+		done
+	done
+}
+
+# mrc_fabric_spine_link P S SIDE(a|b): "namespace device" of the spine's
+# end of a T0-T1 link, for fault injection.
+mrc_fabric_spine_link() {
+	local t1
+	t1=$(mrc_fabric_ns t1 "$1" "$2")
+	echo "$t1 down-$3"
+}
+
+# mrc_fabric_host_ping: both hosts reach each other's address.
+mrc_fabric_host_ping() {
+	ip netns exec "$FAB_A" ping -6 -c 1 -W 5 -I "$FAB_A_ADDR" "$FAB_B_ADDR" >/dev/null
+}

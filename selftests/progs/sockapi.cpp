@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+// Socket API conformance of AF_MRC, run in the test VM (one namespace,
+// over loopback). Prints KTAP subtest lines; exits 1 if any check failed.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <linux/mrc.h>
+
+namespace {
+
+int g_af = MRC_AF_DEFAULT;
+int g_n = 0;
+int g_failed = 0;
+
+void check(bool ok, const std::string &what, const std::string &why = "")
+{
+	g_n++;
+	if (ok) {
+		std::printf("ok %d %s\n", g_n, what.c_str());
+	} else {
+		g_failed++;
+		std::printf("not ok %d %s\n", g_n, what.c_str());
+		if (!why.empty())
+			std::printf("# %s\n", why.c_str());
+	}
+	std::fflush(stdout);
+}
+
+// A call that must fail with @err.
+void check_errno(int rc, int err, const std::string &what)
+{
+	int e = errno;
+	check(rc < 0 && e == err, what,
+	      rc < 0 ? std::string("errno ") + std::strerror(e) + ", want " + std::strerror(err)
+		     : "succeeded, want " + std::string(std::strerror(err)));
+}
+
+sockaddr_mrc addr(const char *ip, uint16_t port)
+{
+	sockaddr_mrc a{};
+	a.smrc_family = static_cast<__kernel_sa_family_t>(g_af);
+	a.smrc_port = htons(port);
+	inet_pton(AF_INET6, ip, &a.smrc_addr);
+	return a;
+}
+
+sockaddr *sa(sockaddr_mrc &a)
+{
+	return reinterpret_cast<sockaddr *>(&a);
+}
+
+struct Fd {
+	int fd;
+	explicit Fd(int f = -1) : fd(f) {}
+	~Fd()
+	{
+		if (fd >= 0)
+			close(fd);
+	}
+	Fd(const Fd &) = delete;
+	Fd &operator=(const Fd &) = delete;
+	Fd(Fd &&o) noexcept : fd(o.fd) { o.fd = -1; }
+	operator int() const { return fd; }
+};
+
+Fd sock(int type)
+{
+	return Fd(socket(g_af, type, 0));
+}
+
+uint16_t port_of(int fd)
+{
+	sockaddr_mrc a{};
+	socklen_t len = sizeof(a);
+	if (getsockname(fd, sa(a), &len) < 0)
+		return 0;
+	return ntohs(a.smrc_port);
+}
+
+// A listener on [::]:ephemeral, its port in *port.
+Fd listener(int type, uint16_t *port)
+{
+	Fd l = sock(type);
+	auto a = addr("::", 0);
+	if (bind(l, sa(a), sizeof(a)) < 0 || listen(l, 16) < 0)
+		return Fd();
+	*port = port_of(l);
+	return l;
+}
+
+// A connected pair over loopback: (client, accepted).
+std::pair<Fd, Fd> pair(int type)
+{
+	uint16_t port = 0;
+	Fd l = listener(type, &port);
+	Fd c = sock(type);
+	auto a = addr("::1", port);
+	if (connect(c, sa(a), sizeof(a)) < 0)
+		return {Fd(), Fd()};
+	Fd s(accept(l, nullptr, nullptr));
+	return {std::move(c), std::move(s)};
+}
+
+void test_socket_and_bind()
+{
+	check_errno(socket(g_af, SOCK_DGRAM, 0), ESOCKTNOSUPPORT, "SOCK_DGRAM is not supported");
+	check_errno(socket(g_af, SOCK_STREAM, 6), EPROTONOSUPPORT, "protocol 6 is refused");
+
+	Fd s = sock(SOCK_STREAM);
+	auto a = addr("::", 0);
+	check_errno(bind(s, sa(a), sizeof(a) - 1), EINVAL, "bind with a short address");
+	sockaddr_mrc bad = a;
+	bad.smrc_family = AF_INET6;
+	check_errno(bind(s, sa(bad), sizeof(bad)), EAFNOSUPPORT, "bind with family AF_INET6");
+	auto nonlocal = addr("2001:db8::99", 0);
+	check_errno(bind(s, sa(nonlocal), sizeof(nonlocal)), EADDRNOTAVAIL,
+		    "bind to an address the host does not have");
+	check(bind(s, sa(a), sizeof(a)) == 0, "bind to [::]:0");
+	check(port_of(s) >= 32768, "an ephemeral port is assigned",
+	      "port " + std::to_string(port_of(s)));
+	check_errno(bind(s, sa(a), sizeof(a)), EINVAL, "bind twice");
+
+	Fd t = sock(SOCK_STREAM);
+	auto same = addr("::", port_of(s));
+	check_errno(bind(t, sa(same), sizeof(same)), EADDRINUSE, "bind to a port in use");
+}
+
+void test_connect_errors()
+{
+	uint16_t port = 0;
+	{
+		Fd l = listener(SOCK_STREAM, &port);	// closed at once: port now free
+	}
+	Fd c = sock(SOCK_STREAM);
+	auto a = addr("::1", port);
+	check_errno(connect(c, sa(a), sizeof(a)), ECONNREFUSED, "connect with nobody listening");
+
+	Fd d = sock(SOCK_STREAM);
+	auto zero = addr("::1", 0);
+	check_errno(connect(d, sa(zero), sizeof(zero)), EINVAL, "connect to port 0");
+	auto any = addr("::", 80);
+	check_errno(connect(d, sa(any), sizeof(any)), ENETUNREACH, "connect to ::");
+
+	Fd l2 = listener(SOCK_SEQPACKET, &port);
+	Fd e = sock(SOCK_STREAM);
+	auto b = addr("::1", port);
+	check_errno(connect(e, sa(b), sizeof(b)), ECONNREFUSED,
+		    "connect a STREAM socket to a SEQPACKET listener");
+
+	sockaddr_mrc peer{};
+	socklen_t len = sizeof(peer);
+	check_errno(getpeername(d, sa(peer), &len), ENOTCONN, "getpeername unconnected");
+}
+
+void test_nonblocking_connect_and_accept()
+{
+	uint16_t port = 0;
+	Fd l = listener(SOCK_STREAM, &port);
+	check_errno(accept4(l, nullptr, nullptr, SOCK_NONBLOCK), EAGAIN,
+		    "accept4(SOCK_NONBLOCK) with an empty queue");
+	int fl = fcntl(l, F_GETFL);
+	fcntl(l, F_SETFL, fl | O_NONBLOCK);
+	check_errno(accept(l, nullptr, nullptr), EAGAIN, "non-blocking accept, empty queue");
+	fcntl(l, F_SETFL, fl);
+
+	Fd c(socket(g_af, SOCK_STREAM | SOCK_NONBLOCK, 0));
+	auto a = addr("::1", port);
+	check_errno(connect(c, sa(a), sizeof(a)), EINPROGRESS, "non-blocking connect");
+	pollfd p{c, POLLOUT, 0};
+	int n = poll(&p, 1, 20000);
+	check(n == 1 && (p.revents & POLLOUT), "poll reports the connect done");
+	int err = -1;
+	socklen_t len = sizeof(err);
+	getsockopt(c, SOL_SOCKET, SO_ERROR, &err, &len);
+	check(err == 0, "SO_ERROR is 0 after the connect", std::strerror(err));
+	check_errno(connect(c, sa(a), sizeof(a)), EISCONN, "connect twice");
+
+	pollfd lp{l, POLLIN, 0};
+	check(poll(&lp, 1, 20000) == 1 && (lp.revents & POLLIN), "listener polls readable");
+	Fd s(accept4(l, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+	check(s >= 0, "accept4 returns the connection");
+	check((fcntl(s, F_GETFL) & O_NONBLOCK) && (fcntl(s, F_GETFD) & FD_CLOEXEC),
+	      "accept4 flags NONBLOCK and CLOEXEC apply");
+
+	sockaddr_mrc peer{};
+	len = sizeof(peer);
+	check(getpeername(c, sa(peer), &len) == 0 && ntohs(peer.smrc_port) == port &&
+		      len == sizeof(sockaddr_mrc),
+	      "getpeername gives the listener's port");
+	char buf[8];
+	check_errno(recv(s, buf, sizeof(buf), 0), EAGAIN, "recv on an empty non-blocking socket");
+}
+
+void test_stream_data()
+{
+	auto [c, s] = pair(SOCK_STREAM);
+	check(c >= 0 && s >= 0, "STREAM pair over loopback");
+	const char msg[] = "hello, multipath";
+	check(send(c, msg, sizeof(msg), 0) == sizeof(msg), "send");
+	char buf[64] = {};
+	pollfd p{s, POLLIN, 0};
+	check(poll(&p, 1, 20000) == 1, "the receiver polls readable");
+	check(recv(s, buf, 5, MSG_PEEK) == 5 && !std::memcmp(buf, msg, 5), "MSG_PEEK");
+	check(recv(s, buf, sizeof(msg), MSG_WAITALL) == sizeof(msg) &&
+		      !std::memcmp(buf, msg, sizeof(msg)),
+	      "MSG_WAITALL receives it all, the peeked bytes included");
+	check_errno(recv(s, buf, 1, MSG_DONTWAIT), EAGAIN, "MSG_DONTWAIT on an empty queue");
+
+	timeval tv{0, 300000};
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	check_errno(recv(s, buf, 1, 0), EAGAIN, "SO_RCVTIMEO ends a blocking recv");
+
+	// Large write, read in pieces.
+	std::vector<char> big(3 << 20);
+	for (size_t i = 0; i < big.size(); i++)
+		big[i] = static_cast<char>(i * 7);
+	std::thread w([&]() {
+		size_t off = 0;
+		while (off < big.size()) {
+			ssize_t n = send(c, big.data() + off, big.size() - off, 0);
+			if (n <= 0)
+				break;
+			off += n;
+		}
+		shutdown(c, SHUT_WR);
+	});
+	tv = {30, 0};
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	std::vector<char> got;
+	char chunk[10000];
+	ssize_t n;
+	while ((n = recv(s, chunk, sizeof(chunk), 0)) > 0)
+		got.insert(got.end(), chunk, chunk + n);
+	w.join();
+	check(got == big, "3 MiB arrive intact, then end of stream",
+	      "got " + std::to_string(got.size()) + " bytes");
+	check_errno(send(c, msg, 1, MSG_NOSIGNAL), EPIPE, "send after SHUT_WR");
+}
+
+void test_seqpacket()
+{
+	auto [c, s] = pair(SOCK_SEQPACKET);
+	check(c >= 0 && s >= 0, "SEQPACKET pair over loopback");
+	std::string a(100, 'a'), b(3000, 'b'), d(10, 'd');
+	send(c, a.data(), a.size(), 0);
+	send(c, b.data(), b.size(), 0);
+	send(c, d.data(), d.size(), 0);
+	char buf[4000];
+	timeval tv{30, 0};
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	check(recv(s, buf, sizeof(buf), 0) == 100, "first message whole");
+	msghdr mh{};
+	iovec iov{buf, 1000};
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	ssize_t n = recvmsg(s, &mh, 0);
+	check(n == 1000 && (mh.msg_flags & MSG_TRUNC), "a short buffer truncates (MSG_TRUNC)");
+	check(recv(s, buf, 2, MSG_TRUNC) == 10, "MSG_TRUNC returns the real length");
+	std::string huge((1 << 22), 'h');
+	int sndbuf = 0;
+	socklen_t len = sizeof(sndbuf);
+	getsockopt(c, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len);
+	huge.resize(sndbuf + 1);
+	check_errno(send(c, huge.data(), huge.size(), 0), EMSGSIZE,
+		    "a message larger than the send buffer");
+}
+
+void test_options()
+{
+	Fd s = sock(SOCK_STREAM);
+	check(setsockopt(s, SOL_MRC, MRC_SO_POLICY, "default", 7) == 0, "MRC_SO_POLICY default");
+	check_errno(setsockopt(s, SOL_MRC, MRC_SO_POLICY, "no-such", 7), ENOENT,
+		    "MRC_SO_POLICY with an unknown name");
+	char name[16] = {};
+	socklen_t len = sizeof(name);
+	check(getsockopt(s, SOL_MRC, MRC_SO_POLICY, name, &len) == 0 &&
+		      std::string(name) == "default",
+	      "read the policy back");
+	check_errno(setsockopt(s, SOL_MRC, 999, "x", 1), ENOPROTOOPT, "unknown SOL_MRC option");
+
+	auto [c, a] = pair(SOCK_STREAM);
+	mrc_info info{};
+	len = sizeof(info);
+	check(getsockopt(c, SOL_MRC, MRC_SO_INFO, &info, &len) == 0 && len == sizeof(info),
+	      "MRC_SO_INFO");
+	check(info.mrci_state == 5 && info.mrci_paths > 0 && info.mrci_local_qpn >= 16 &&
+		      info.mrci_remote_qpn >= 16 && info.mrci_max_payload > 0,
+	      "MRC_SO_INFO describes an established connection",
+	      "state " + std::to_string(info.mrci_state) + " paths " +
+		      std::to_string(info.mrci_paths));
+}
+
+void test_close_semantics()
+{
+	{
+		auto [c, s] = pair(SOCK_STREAM);
+		std::vector<char> data(1 << 20, 'x');
+		size_t off = 0;
+		while (off < data.size()) {
+			ssize_t n = send(c, data.data() + off, data.size() - off, 0);
+			if (n <= 0)
+				break;
+			off += n;
+		}
+		close(c.fd);	// graceful: everything written is still delivered
+		c.fd = -1;
+		timeval tv{30, 0};
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		size_t got = 0;
+		char buf[65536];
+		ssize_t n;
+		while ((n = recv(s, buf, sizeof(buf), 0)) > 0)
+			got += n;
+		check(got == data.size() && n == 0, "close after send delivers every byte, then EOF",
+		      "got " + std::to_string(got));
+	}
+	{
+		auto [c, s] = pair(SOCK_STREAM);
+		linger lg{1, 0};
+		setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(c.fd);	// abortive: the peer is reset
+		c.fd = -1;
+		timeval tv{30, 0};
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		char buf[8];
+		check_errno(recv(s, buf, sizeof(buf), 0), ECONNRESET, "SO_LINGER 0 resets the peer");
+	}
+}
+
+} // namespace
+
+int main()
+{
+	std::ifstream f("/sys/module/mrc/parameters/af");
+	if (f)
+		f >> g_af;
+	std::printf("KTAP version 1\n");
+	test_socket_and_bind();
+	test_connect_errors();
+	test_nonblocking_connect_and_accept();
+	test_stream_data();
+	test_seqpacket();
+	test_options();
+	test_close_semantics();
+	std::printf("1..%d\n", g_n);
+	return g_failed ? 1 : 0;
+}
