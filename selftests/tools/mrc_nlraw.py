@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Send hand-made (malformed) requests to the "mrc" generic netlink family.
+
+mrcctl and libmrc always encode attributes correctly, so the kernel's own
+validation of types, lengths, nesting and per-command attribute sets is
+tested with raw messages built here. Usage:
+
+    mrc_nlraw.py SCENARIO     print "ERRNO: extack message" (or "OK")
+    mrc_nlraw.py --all        every scenario: "SCENARIO<TAB>result" lines
+    mrc_nlraw.py --list       list the scenarios
+
+Exit status 0 when the kernel answered (whatever it answered), 1 on a
+local problem (no family, bad scenario).
+"""
+import errno
+import os
+import socket
+import struct
+import sys
+
+NETLINK_GENERIC = 16
+NLM_F_REQUEST, NLM_F_ACK = 1, 4
+NLMSG_ERROR = 2
+GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 16, 3, 1, 2
+SOL_NETLINK, NETLINK_EXT_ACK, NETLINK_CAP_ACK = 270, 11, 10
+NLMSGERR_ATTR_MSG = 1
+NLA_F_NESTED = 1 << 15
+
+# uapi/linux/mrc.h (the YAML spec test keeps these honest)
+CMD = dict(INFO_GET=1, PLANE_ADD=2, PLANE_DEL=3, PLANE_SET=4, PLANE_GET=5, PATH_ADD=6,
+           PATH_DEL=7, PATH_SET=8, PATH_GET=9, POLICY_ADD=10, POLICY_DEL=11, POLICY_SET=12,
+           POLICY_GET=13, SETTINGS_GET=14, SETTINGS_SET=15, CONN_GET=16, STATS_GET=17,
+           PROBE=18, EVENT=19)
+A_PLANE, A_PATH, A_POLICY, A_SETTINGS = 6, 7, 8, 9
+PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_SADDR, PLANE_ADMIN, PLANE_OPER = 1, 2, 3, 4, 5, 6
+PATH_ID, PATH_DST, PATH_DST_LEN, PATH_PLANE, PATH_MODE, PATH_USID, PATH_SEGS = 1, 2, 3, 4, 5, 6, 7
+POLICY_NAME, POLICY_RTO_MIN = 2, 3
+SETTINGS_UDP_PORT = 1
+
+
+def attr(t, payload):
+    hdr = struct.pack("HH", 4 + len(payload), t)
+    pad = b"\0" * ((4 - len(payload) % 4) % 4)
+    return hdr + payload + pad
+
+
+def nest(t, *attrs):
+    return attr(t | NLA_F_NESTED, b"".join(attrs))
+
+
+def u8(t, v):
+    return attr(t, struct.pack("B", v))
+
+
+def u16(t, v):
+    return attr(t, struct.pack("H", v))
+
+
+def u32(t, v):
+    return attr(t, struct.pack("I", v))
+
+
+def u64(t, v):
+    return attr(t, struct.pack("Q", v))
+
+
+def addr(t, text):
+    return attr(t, socket.inet_pton(socket.AF_INET6, text))
+
+
+def request(sock, family, cmd, payload, flags=NLM_F_REQUEST | NLM_F_ACK):
+    body = struct.pack("BBH", cmd, 1, 0) + payload
+    msg = struct.pack("IHHII", 16 + len(body), family, flags, 1, 0) + body
+    sock.send(msg)
+    data = sock.recv(65536)
+    while data:
+        length, mtype, mflags = struct.unpack("IHH", data[:8])
+        if mtype == NLMSG_ERROR:
+            err = -struct.unpack("i", data[16:20])[0]
+            off = 16 + 4 + 16  # nlmsgerr with a capped request
+            text = ""
+            while off + 4 <= length:
+                alen, atype = struct.unpack("HH", data[off:off + 4])
+                if alen < 4:
+                    break
+                if atype & 0x7fff == NLMSGERR_ATTR_MSG:
+                    text = data[off + 4:off + alen].split(b"\0")[0].decode()
+                off += (alen + 3) & ~3
+            if err == 0:
+                return "OK"
+            name = "EOPNOTSUPP" if err == errno.EOPNOTSUPP else errno.errorcode.get(err, str(err))
+            return "%s: %s" % (name, text) if text else name
+        data = data[(length + 3) & ~3:]
+    return "OK"
+
+
+def family_id(sock):
+    name = attr(CTRL_ATTR_FAMILY_NAME, b"mrc\0")
+    body = struct.pack("BBH", CTRL_CMD_GETFAMILY, 1, 0) + name
+    sock.send(struct.pack("IHHII", 16 + len(body), GENL_ID_CTRL, NLM_F_REQUEST, 1, 0) + body)
+    data = sock.recv(65536)
+    length, mtype = struct.unpack("IH", data[:6])
+    if mtype == NLMSG_ERROR:
+        return None
+    off = 20
+    while off + 4 <= length:
+        alen, atype = struct.unpack("HH", data[off:off + 4])
+        if atype == CTRL_ATTR_FAMILY_ID:
+            return struct.unpack("H", data[off + 4:off + 6])[0]
+        off += (alen + 3) & ~3
+    return None
+
+
+SADDR = addr(PLANE_SADDR, "2001:db8::1")
+SCENARIOS = {
+    # name: (command, attributes)
+    "unknown-top-attr": ("PLANE_ADD", u32(99, 1)),
+    "unknown-nested-attr": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1), u32(40, 1))),
+    "reply-only-attr": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1), u8(PLANE_OPER, 1))),
+    "plane-not-nested": ("PLANE_ADD", u32(A_PLANE, 1)),
+    "plane-id-wrong-length": ("PLANE_ADD", nest(A_PLANE, u8(PLANE_ID, 1), SADDR)),
+    "saddr-wrong-length": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1), u32(PLANE_IFINDEX, 1),
+                                             attr(PLANE_SADDR, b"\x20\x01\x0d\xb8"))),
+    "ifname-not-terminated": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1),
+                                                attr(PLANE_IFNAME, b"lo"), SADDR)),
+    "ifname-too-long": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1),
+                                          attr(PLANE_IFNAME, b"x" * 20 + b"\0"), SADDR)),
+    "admin-out-of-range": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1), u8(PLANE_ADMIN, 2))),
+    "both-ifindex-and-ifname": ("PLANE_ADD", nest(A_PLANE, u32(PLANE_ID, 1), u32(PLANE_IFINDEX, 1),
+                                                  attr(PLANE_IFNAME, b"lo\0"), SADDR)),
+    "plane-missing": ("PLANE_ADD", b""),
+    "plane-del-with-saddr": ("PLANE_DEL", nest(A_PLANE, u32(PLANE_ID, 1), SADDR)),
+    "info-with-attr": ("INFO_GET", nest(A_PLANE, u32(PLANE_ID, 1))),
+    "path-mode-out-of-range": ("PATH_ADD", nest(A_PATH, u32(PATH_ID, 1), u8(PATH_MODE, 7))),
+    "path-segs-not-addresses": ("PATH_ADD", nest(A_PATH, u32(PATH_ID, 1),
+                                                 nest(PATH_SEGS, u32(1, 5)))),
+    "path-set-with-dst": ("PATH_SET", nest(A_PATH, u32(PATH_ID, 1), addr(PATH_DST, "2001:db8::"))),
+    "policy-rto-wrong-type": ("POLICY_ADD", nest(A_POLICY, attr(POLICY_NAME, b"x\0"),
+                                                 u32(POLICY_RTO_MIN, 5))),
+    "policy-name-empty": ("POLICY_ADD", nest(A_POLICY, attr(POLICY_NAME, b"\0"))),
+    "udp-port-wrong-type": ("SETTINGS_SET", nest(A_SETTINGS, u32(SETTINGS_UDP_PORT, 80))),
+    "event-is-not-a-request": ("EVENT", b""),
+    "trailing-garbage": ("INFO_GET", b"\x01\x02"),
+}
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 1
+    if sys.argv[1] == "--list":
+        print("\n".join(sorted(SCENARIOS)))
+        return 0
+    if sys.argv[1] != "--all" and sys.argv[1] not in SCENARIOS:
+        print("unknown scenario " + sys.argv[1], file=sys.stderr)
+        return 1
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    fam = family_id(sock)
+    if fam is None:
+        print("no mrc family", file=sys.stderr)
+        return 1
+    names = sorted(SCENARIOS) if sys.argv[1] == "--all" else [sys.argv[1]]
+    for name in names:
+        cmd, payload = SCENARIOS[name]
+        result = request(sock, fam, CMD[cmd], payload)
+        print("%s\t%s" % (name, result) if len(names) > 1 else result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
