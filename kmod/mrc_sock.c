@@ -363,9 +363,18 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	if (err)
 		goto out;
 
-	child = list_first_entry(&msk->accept_q, struct mrc_sock, child_node);
-	list_del_init(&child->child_node);
-	sk_acceptq_removed(sk);
+	spin_lock_bh(&msk->child_lock);
+	child = list_first_entry_or_null(&msk->accept_q, struct mrc_sock, child_node);
+	if (child) {
+		list_del_init(&child->child_node);
+		sk_acceptq_removed(sk);
+	}
+	spin_unlock_bh(&msk->child_lock);
+	if (!child) {
+		/* A concurrent close of the listener took it. */
+		err = -EINVAL;
+		goto out;
+	}
 
 	lock_sock_nested(&child->sk, SINGLE_DEPTH_NESTING);
 	child->parent = NULL;
@@ -684,6 +693,7 @@ void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type)
 	INIT_LIST_HEAD(&msk->accept_q);
 	INIT_LIST_HEAD(&msk->half_open);
 	INIT_LIST_HEAD(&msk->child_node);
+	spin_lock_init(&msk->child_lock);
 	skb_queue_head_init(&msk->req_q);
 	skb_queue_head_init(&msk->sndq);
 	INIT_WORK(&msk->accept_work, mrc_cm_accept_work);

@@ -5,10 +5,12 @@
 # (or the named tests) inside, check the kernel log, print one summary.
 #
 # Usage: selftests/run.sh [-t VM_TIMEOUT] [-q] [TEST...]
-# Needs a built tree (make). Results: build/selftests/{ktap.txt,console.log,dmesg.txt}
+# Needs a built tree (make). Results: build/selftests/{ktap.txt,console.log,
+# dmesg.txt}, or the directory MRC_SELFTESTS_OUT names (one per concurrent
+# run: the directory is emptied first).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-vm_timeout=2400
+vm_timeout=3600
 quiet=
 while getopts "t:q" opt; do
 	case $opt in
@@ -26,7 +28,7 @@ for f in "$root/kmod/mrc.ko" "$root/build/tools/mrcctl/mrcctl"; do
 	fi
 done
 
-out=$root/build/selftests
+out=${MRC_SELFTESTS_OUT:-$root/build/selftests}
 rm -rf "$out"
 mkdir -p "$out"
 "$root/selftests/vm/run-vm.sh" $quiet -t "$vm_timeout" -o "$out" -- \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mrcctl info reports the module in every namespace, as a table and as
 # JSON; without the module it exits 3 with one clear line.
-# timeout: 120
+# timeout: 400
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_load

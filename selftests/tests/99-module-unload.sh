@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Last test of the suite: the module unloads cleanly after everything the
 # other tests did, and its socket family and netlink family are gone.
-# timeout: 60
+# timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_load
