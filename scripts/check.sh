@@ -6,7 +6,9 @@
 #   2. build: mrc.ko (W=1) and the userspace
 #   3. lint: checkpatch --strict, kernel-doc, sparse, clang-format
 #   4. unit tests (CTest: core, libmrc, mrcctl, uapi, simulator)
-#   5. VM selftests (one boot of Debian's kernel)
+#   5. the protocol core's line coverage (>= 90%) and each libFuzzer
+#      target briefly (MRC_FUZZ_SECONDS, default 10; 0 skips)
+#   6. VM selftests (one boot of Debian's kernel)
 # Ends with one summary line; exit status non-zero if anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,13 @@ u_failed=$(sed -n 's/.*, \([0-9]\+\) tests failed out of.*/\1/p' "$logdir/ctest.
 u_total=${u_total:-0}
 u_failed=${u_failed:-0}
 [ "$unit_ok" = 0 ] || [ "$u_failed" != 0 ] || u_failed=1
+
+step "coverage and fuzzing of the protocol core"
+scripts/coverage.sh 2>&1 | tail -4 || die "coverage below 90% (make coverage)"
+fuzz_secs=${MRC_FUZZ_SECONDS:-10}
+if [ "$fuzz_secs" != 0 ]; then
+	scripts/fuzz.sh "$fuzz_secs" 2>&1 | grep -E '^fuzz:' || die "a fuzzer found a crash (make fuzz)"
+fi
 
 step "VM selftests"
 selftests/run.sh -q 2>&1 | tee "$logdir/selftests.log"

@@ -252,6 +252,32 @@ mrc_fabric_spine_rx_bytes() {
 	done
 }
 
+# mrc_fabric_pin_addr P S: give host B a second address, FAB_B_PINNED,
+# reachable from A only through plane P, spine S (static routes, as a
+# single-path transport sees the fabric). Replies go back over any plane.
+FAB_B_PINNED=fd00:b::2
+mrc_fabric_pin_addr() {
+	local p=$1 s=$2 t0a t1 t0b la
+	t0a=$(mrc_fabric_ns t0a "$p")
+	t1=$(mrc_fabric_ns t1 "$p" "$s")
+	t0b=$(mrc_fabric_ns t0b "$p")
+	ip -n "$FAB_B" addr add "$FAB_B_PINNED/128" dev lo
+	la=$(ip -n "$t0a" -6 -j addr show dev host | python3 -c \
+		'import json,sys; print([a["local"] for a in json.load(sys.stdin)[0]["addr_info"] if a["local"].startswith("fd01")][0])')
+	ip -n "$FAB_A" -6 route add "$FAB_B_PINNED/128" src "$FAB_A_ADDR" via "$la" dev "pl$p"
+	ip -n "$t0a" -6 route add "$FAB_B_PINNED/128" via "$(_fab_peer_of "$t0a" "up$s")" dev "up$s"
+	ip -n "$t1" -6 route add "$FAB_B_PINNED/128" via "$(_fab_peer_of "$t1" down-b)" dev down-b
+	ip -n "$t0b" -6 route add "$FAB_B_PINNED/128" via "$(_fab_peer_of "$t0b" host)" dev host
+}
+
+# The address of the other end of a link (ours ends in ::1 or ::2).
+_fab_peer_of() { # ns dev
+	ip -n "$1" -6 -j addr show dev "$2" | python3 -c '
+import json, sys
+a = [x["local"] for x in json.load(sys.stdin)[0]["addr_info"] if x["local"].startswith("fd01")][0]
+print(a[:-1] + ("2" if a.endswith("1") else "1"))'
+}
+
 # mrc_fabric_spine_link P S SIDE(a|b): "namespace device" of the spine's
 # end of a T0-T1 link, for fault injection.
 mrc_fabric_spine_link() {

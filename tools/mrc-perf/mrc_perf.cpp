@@ -56,6 +56,7 @@ struct Options {
 	unsigned conns = 1;
 	unsigned count = 1;
 	unsigned bucket_ms = 100;
+	unsigned time_limit = 0;
 	bool json = false;
 	std::string policy;
 };
@@ -210,6 +211,21 @@ Fd make_socket(const Options &o)
 	return Fd(fd);
 }
 
+// With a time limit, blocking calls wake every second to check it.
+void set_tick(const Options &o, int fd)
+{
+	if (!o.time_limit)
+		return;
+	timeval tv{1, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+bool past(const Options &o, Clock::time_point start)
+{
+	return o.time_limit && Clock::now() - start > std::chrono::seconds(o.time_limit);
+}
+
 double secs(Clock::duration d)
 {
 	return std::chrono::duration<double>(d).count();
@@ -232,6 +248,12 @@ struct Progress {
 			buckets.resize(b + 1, 0);
 		buckets[b] += n;
 		total += n;
+	}
+	// The transfer is over: a stall that never ended counts too.
+	void finish()
+	{
+		if (started)
+			stall = std::max(stall, Clock::now() - last);
 	}
 	Clock::duration bucket;
 	Clock::time_point start, last;
@@ -292,11 +314,17 @@ bool serve_one(const Options &o, int fd)
 	std::string error;
 	bool seq = o.type == "seqpacket";
 
+	auto t0 = Clock::now();
+	set_tick(o, fd);
 	while (error.empty()) {
 		ssize_t n = recv(fd, buf.data(), buf.size(), 0);
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || (errno == EAGAIN && !past(o, t0)))
 				continue;
+			if (errno == EAGAIN) {
+				error = "time limit reached";
+				break;
+			}
 			error = std::string("recv: ") + std::strerror(errno);
 			break;
 		}
@@ -325,6 +353,8 @@ bool serve_one(const Options &o, int fd)
 		off += n;
 		prog.add(n);
 	}
+	if (!error.empty())
+		prog.finish();
 	if (error.empty() && o.bytes && off != o.bytes)
 		error = "received " + std::to_string(off) + " of " + std::to_string(o.bytes) +
 			" bytes";
@@ -378,6 +408,8 @@ bool send_one(const Options &o, uint64_t seed)
 	std::string error;
 	bool seq = o.type == "seqpacket";
 
+	auto t0 = Clock::now();
+	set_tick(o, fd.get());
 	while (off < o.bytes) {
 		size_t len = seq ? sizes.next() : std::min<uint64_t>(o.msg_size, o.bytes - off);
 		if (seq && off + len > o.bytes)
@@ -387,8 +419,10 @@ bool send_one(const Options &o, uint64_t seed)
 		while (done < len) {
 			ssize_t n = send(fd.get(), buf.data() + done, len - done, MSG_NOSIGNAL);
 			if (n < 0) {
-				if (errno == EINTR)
+				if (errno == EINTR || (errno == EAGAIN && !past(o, t0)))
 					continue;
+				if (errno == EAGAIN)
+					errno = ETIMEDOUT;
 				error = std::string("send: ") + std::strerror(errno);
 				break;
 			}
@@ -402,13 +436,18 @@ bool send_one(const Options &o, uint64_t seed)
 	// Half-close and wait for the server to finish reading (EOF back).
 	if (error.empty() && shutdown(fd.get(), SHUT_WR) < 0)
 		error = std::string("shutdown: ") + std::strerror(errno);
-	if (error.empty()) {
+	while (error.empty()) {
 		char c;
 		ssize_t n = recv(fd.get(), &c, 1, 0);
+		if (n < 0 && (errno == EINTR || (errno == EAGAIN && !past(o, t0))))
+			continue;
 		if (n < 0)
 			error = std::string("waiting for close: ") + std::strerror(errno);
+		break;
 	}
 	bool ok = error.empty();
+	if (!ok)
+		prog.finish();
 	print(o, report(mine, prog, "client", ok, error));
 	return ok;
 }
@@ -451,6 +490,8 @@ int main(int argc, char **argv)
 		c->add_option("--seed", o.seed, "pattern seed (both sides)");
 		c->add_option("--bucket-ms", o.bucket_ms, "goodput bucket width");
 		c->add_option("--policy", o.policy, "MRC failure policy name");
+		c->add_option("--time-limit", o.time_limit,
+			      "give up after this many seconds, reporting what moved");
 		c->add_flag("-j,--json", o.json, "JSON output");
 	};
 	auto *srv = app.add_subcommand("server", "receive and verify");
