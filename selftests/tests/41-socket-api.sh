@@ -9,9 +9,9 @@
 mrc_module_load
 ns=$(mrc_ns_new api)
 # Its checks are a nested KTAP block.
-ip netns exec "$ns" "$MRC_BUILD/progs/mrc_sockapi" > "$(mrc_tmpdir)/api.out" 2>&1
-rc=$?
-sed 's/^/    /' "$(mrc_tmpdir)/api.out"
+ip netns exec "$ns" stdbuf -oL "$MRC_BUILD/progs/mrc_sockapi" 2>&1 |
+	tee "$(mrc_tmpdir)/api.out" | sed -u 's/^/    /'
+rc=${PIPESTATUS[0]}
 # The module must unload once every socket of the test is closed.
 ip netns del "$ns"
 _mrc_namespaces=()

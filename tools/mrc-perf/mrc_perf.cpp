@@ -109,7 +109,9 @@ private:
 // Message sizes for SEQPACKET, from the same seed on both sides.
 class Sizes {
 public:
-	Sizes(const Options &o) : fixed_(o.msg_size), max_(o.random_max), state_(o.seed * 7919 + 1) {}
+	Sizes(const Options &o) : fixed_(o.msg_size), max_(o.random_max), state_(o.seed * 7919 + 1)
+	{
+	}
 
 	uint32_t next()
 	{
@@ -268,16 +270,16 @@ nlohmann::json report(const Options &o, const Progress &p, const std::string &ro
 {
 	double t = p.started ? secs(p.last - p.start) : 0.0;
 	nlohmann::json j = {
-		{"role", role},
-		{"proto", o.proto},
-		{"type", o.type},
-		{"bytes", p.total},
-		{"seconds", t},
-		{"goodput_mbps", t > 0 ? p.total * 8 / t / 1e6 : 0.0},
-		{"longest_stall_ms", secs(p.stall) * 1e3},
-		{"bucket_ms", o.bucket_ms},
-		{"buckets_bytes", p.buckets},
-		{"verified", ok},
+	    {"role", role},
+	    {"proto", o.proto},
+	    {"type", o.type},
+	    {"bytes", p.total},
+	    {"seconds", t},
+	    {"goodput_mbps", t > 0 ? p.total * 8 / t / 1e6 : 0.0},
+	    {"longest_stall_ms", secs(p.stall) * 1e3},
+	    {"bucket_ms", o.bucket_ms},
+	    {"buckets_bytes", p.buckets},
+	    {"verified", ok},
 	};
 	if (!error.empty())
 		j["error"] = error;
@@ -297,8 +299,8 @@ void print(const Options &o, const nlohmann::json &j)
 			    j["longest_stall_ms"].get<double>(),
 			    j["verified"].get<bool>() ? "verified" : "NOT VERIFIED",
 			    j.contains("error")
-				    ? (" (" + j["error"].get<std::string>() + ")").c_str()
-				    : "");
+				? (" (" + j["error"].get<std::string>() + ")").c_str()
+				: "");
 	}
 	std::fflush(stdout);
 }
@@ -333,14 +335,15 @@ bool serve_one(const Options &o, int fd)
 		if (seq) {
 			uint64_t want = sizes.next();
 			if (o.bytes && off + want > o.bytes)
-				want = o.bytes - off;	// the sender cut the last one
+				want = o.bytes - off; // the sender cut the last one
 			if (!want) {
 				error = "a message past the end of the stream";
 				break;
 			}
 			if (static_cast<uint32_t>(n) != want) {
 				error = "message at offset " + std::to_string(off) + " has " +
-					std::to_string(n) + " bytes, expected " + std::to_string(want);
+					std::to_string(n) + " bytes, expected " +
+					std::to_string(want);
 				break;
 			}
 		}
@@ -356,8 +359,8 @@ bool serve_one(const Options &o, int fd)
 	if (!error.empty())
 		prog.finish();
 	if (error.empty() && o.bytes && off != o.bytes)
-		error = "received " + std::to_string(off) + " of " + std::to_string(o.bytes) +
-			" bytes";
+		error =
+		    "received " + std::to_string(off) + " of " + std::to_string(o.bytes) + " bytes";
 	bool ok = error.empty();
 	print(o, report(o, prog, "server", ok, error));
 	return ok;
@@ -413,7 +416,7 @@ bool send_one(const Options &o, uint64_t seed)
 	while (off < o.bytes) {
 		size_t len = seq ? sizes.next() : std::min<uint64_t>(o.msg_size, o.bytes - off);
 		if (seq && off + len > o.bytes)
-			len = o.bytes - off;	// the last message is shorter
+			len = o.bytes - off; // the last message is shorter
 		pat.fill(off, buf.data(), len);
 		size_t done = 0;
 		while (done < len) {
@@ -480,9 +483,9 @@ int main(int argc, char **argv)
 	app.require_subcommand(1);
 	auto common = [&o](CLI::App *c) {
 		c->add_option("-P,--proto", o.proto, "mrc, tcp or mptcp")
-			->check(CLI::IsMember({"mrc", "tcp", "mptcp"}));
+		    ->check(CLI::IsMember({"mrc", "tcp", "mptcp"}));
 		c->add_option("-t,--type", o.type, "stream or seqpacket")
-			->check(CLI::IsMember({"stream", "seqpacket"}));
+		    ->check(CLI::IsMember({"stream", "seqpacket"}));
 		c->add_option("-p,--port", o.port, "service port");
 		c->add_option("-n,--bytes", o.bytes, "bytes per connection (0 = until EOF)");
 		c->add_option("-m,--msg-size", o.msg_size, "bytes per send / message");

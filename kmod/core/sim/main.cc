@@ -39,21 +39,23 @@ static int check(const std::vector<std::string> &names, uint64_t lo, uint64_t hi
 			}
 			if (!r.ok) {
 				failed++;
-				std::printf("FAIL %s seed %llu: %s\n  replay: mrc_sim --scenario %s "
-					    "--seed %llu -v\n",
-					    n.c_str(), (unsigned long long)seed, r.why.c_str(),
-					    n.c_str(), (unsigned long long)seed);
+				std::printf(
+				    "FAIL %s seed %llu: %s\n  replay: mrc_sim --scenario %s "
+				    "--seed %llu -v\n",
+				    n.c_str(), (unsigned long long)seed, r.why.c_str(), n.c_str(),
+				    (unsigned long long)seed);
 			}
 		}
 		Scenario sc;
 		make_scenario(n, lo, sc);
-		std::printf("%-12s seeds %llu-%llu: longest stall after fault %.1f us (seed %llu)%s\n",
-			    n.c_str(), (unsigned long long)lo, (unsigned long long)hi,
-			    worst_stall / 1000.0, (unsigned long long)worst_seed,
-			    sc.stall_limit_ns ? (" limit " + std::to_string(sc.stall_limit_ns / 1000) +
-						 " us (2 x rto_min)")
-						    .c_str()
-					      : "");
+		std::printf(
+		    "%-12s seeds %llu-%llu: longest stall after fault %.1f us (seed %llu)%s\n",
+		    n.c_str(), (unsigned long long)lo, (unsigned long long)hi, worst_stall / 1000.0,
+		    (unsigned long long)worst_seed,
+		    sc.stall_limit_ns ? (" limit " + std::to_string(sc.stall_limit_ns / 1000) +
+					 " us (2 x rto_min)")
+					    .c_str()
+				      : "");
 	}
 	std::printf("%llu runs, %llu failed\n", (unsigned long long)runs,
 		    (unsigned long long)failed);
@@ -130,7 +132,8 @@ int main(int argc, char **argv)
 	} else {
 		Scenario sc;
 		if (!make_scenario(scen, lo, sc)) {
-			std::fprintf(stderr, "mrc_sim: unknown scenario %s (--list)\n", scen.c_str());
+			std::fprintf(stderr, "mrc_sim: unknown scenario %s (--list)\n",
+				     scen.c_str());
 			return 2;
 		}
 		names.push_back(scen);

@@ -34,8 +34,7 @@ void base(Scenario &sc, uint32_t planes, uint32_t per_plane, std::mt19937_64 &g)
 	c.policy.min_active = 2;
 	c.ack_delay_ns = 20 * kUs;
 	c.handshake_rtt_ns = 40 * kUs;
-	mrc_cc_params_default(&c.cc, c.max_payload, 40 * kUs,
-			      2000000000ULL * planes * per_plane);
+	mrc_cc_params_default(&c.cc, c.max_payload, 40 * kUs, 2000000000ULL * planes * per_plane);
 }
 
 } // namespace
@@ -44,9 +43,9 @@ void base(Scenario &sc, uint32_t planes, uint32_t per_plane, std::mt19937_64 &g)
 const std::vector<std::string> &scenario_names()
 {
 	static const std::vector<std::string> names = {
-		"clean",      "seqpacket",  "loss",	  "bursty",	  "reorder",
-		"corrupt",    "blackhole",  "blackhole8", "flap",	  "plane_down",
-		"ecn",	      "slow_reader", "all_dead",   "outage",	  "chaos",
+	    "clean",   "seqpacket",   "loss",       "bursty", "reorder",
+	    "corrupt", "blackhole",   "blackhole8", "flap",   "plane_down",
+	    "ecn",     "slow_reader", "all_dead",   "outage", "chaos",
 	};
 	return names;
 }
@@ -150,8 +149,7 @@ bool make_scenario(const std::string &name, uint64_t seed, Scenario &sc)
 		uint32_t keep = pick(np);
 		for (uint32_t i = 0; i < np; i++)
 			if (i != keep)
-				sc.blackholes.push_back(
-					{i, Window{fault + i * (20 * kUs), ~0ULL}});
+				sc.blackholes.push_back({i, Window{fault + i * (20 * kUs), ~0ULL}});
 	} else if (name == "chaos") {
 		uint32_t shapes[][2] = {{4, 2}, {8, 1}, {2, 4}, {4, 4}, {1, 8}};
 		auto &s = shapes[pick(5)];

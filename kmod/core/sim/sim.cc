@@ -64,8 +64,8 @@ uint32_t crc32(const uint8_t *p, size_t n)
 }
 
 struct Packet {
-	int to;		// receiving side
-	uint32_t path;	// network path
+	int to;        // receiving side
+	uint32_t path; // network path
 	uint16_t wire_ev;
 	bool ce = false;
 	bool corrupted = false;
@@ -107,14 +107,14 @@ struct Endpoint {
 };
 
 class Sim {
-      public:
+public:
 	Sim(const Scenario &sc, uint64_t seed, bool verbose)
-		: sc_(sc), seed_(seed), v_(verbose), rng_(seed * 7919 + 17)
+	    : sc_(sc), seed_(seed), v_(verbose), rng_(seed * 7919 + 17)
 	{
 	}
 	Result run();
 
-      private:
+private:
 	const Scenario &sc_;
 	uint64_t seed_;
 	bool v_;
@@ -282,7 +282,8 @@ bool Sim::deliver(const Packet &p)
 	if (p.corrupted)
 		return fail("corrupted packet passed the checksum");
 	if (derr)
-		return fail(std::string("decoder rejected a good packet: ") + mrc_wire_err_name(derr));
+		return fail(std::string("decoder rejected a good packet: ") +
+			    mrc_wire_err_name(derr));
 	int drop = mrc_conn_rx(&e.conn, &pkt, p.wire_ev, p.ce, now_, &v);
 	if (drop) {
 		// a correct peer never provokes these
@@ -293,7 +294,9 @@ bool Sim::deliver(const Packet &p)
 		return true;
 	}
 	if (v.data)
-		log("side %d data psn %u off %llu len %u dup %d msgs %u deliver %llu op %x", p.to, pkt.bth.psn, (unsigned long long)v.place_off, pkt.u.data.payload_len, v.dup, v.msgs, (unsigned long long)v.deliver_off, pkt.bth.opcode);
+		log("side %d data psn %u off %llu len %u dup %d msgs %u deliver %llu op %x", p.to,
+		    pkt.bth.psn, (unsigned long long)v.place_off, pkt.u.data.payload_len, v.dup,
+		    v.msgs, (unsigned long long)v.deliver_off, pkt.bth.opcode);
 	if (v.data && !v.dup) {
 		const uint8_t *pl = p.bytes.data() + pkt.u.data.payload_off;
 		if (v.place_len != pkt.u.data.payload_len || v.place_off != pkt.u.data.va)
@@ -426,8 +429,9 @@ bool Sim::kick(int side)
 	mrc_conn_event cev;
 	while (mrc_conn_pop_event(c, &cev)) {
 		if (cev.type == MRC_CEV_PATH)
-			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side, cev.index,
-			    cev.plane, cev.old_state, cev.new_state, cev.reason, cev.drops);
+			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side,
+			    cev.index, cev.plane, cev.old_state, cev.new_state, cev.reason,
+			    cev.drops);
 		else if (cev.type == MRC_CEV_RECOVERY)
 			log("side %d recovery ttr %.1f us", side, cev.ttr_ns / 1000.0);
 		else {
@@ -591,14 +595,14 @@ Result Sim::run()
 		uint64_t limit = sc_.fault_at + budget + sc_.params.policy.rto_max_ns +
 				 4 * sc_.params.policy.rto_min_ns;
 		for (int s = 0; s < 2; s++) {
-			if (ep_[s].conn.err != -ETIMEDOUT && !(ep_[s].done_recv() &&
-							      mrc_conn_all_acked(&ep_[s].conn)))
+			if (ep_[s].conn.err != -ETIMEDOUT &&
+			    !(ep_[s].done_recv() && mrc_conn_all_acked(&ep_[s].conn)))
 				fail("side " + std::to_string(s) + " did not fail with ETIMEDOUT");
 			else if (ep_[s].conn.err && ep_[s].fail_ns > limit)
 				fail("ETIMEDOUT too late: " + std::to_string(ep_[s].fail_ns) +
 				     " > " + std::to_string(limit));
-			else if (ep_[s].conn.err && ep_[s].fail_ns <
-				 sc_.fault_at + sc_.params.policy.rto_min_ns)
+			else if (ep_[s].conn.err &&
+				 ep_[s].fail_ns < sc_.fault_at + sc_.params.policy.rto_min_ns)
 				fail("ETIMEDOUT too early");
 		}
 		return res_;

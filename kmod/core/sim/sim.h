@@ -44,11 +44,11 @@ struct Scenario {
 	uint32_t msg_max = 8000; // SEQPACKET: message lengths 0..msg_max
 	uint64_t rcvbuf = 256 * 1024;
 	uint64_t read_period_ns = 0; // 0: the reader reads at once
-	uint64_t fault_at = 0;	     // for stall measurement (0: none)
+	uint64_t fault_at = 0;       // for stall measurement (0: none)
 	// faults
 	std::vector<std::pair<uint32_t, Window>> blackholes; // path, when
 	std::vector<std::pair<uint32_t, Window>> plane_down; // plane, when (side A's port)
-	std::vector<uint32_t> flapping;			     // paths
+	std::vector<uint32_t> flapping;                      // paths
 	uint64_t flap_period_ns = 300000;
 	bool expect_timeout = false; // all paths die for good
 	uint64_t stall_limit_ns = 0; // assert the longest stall (0: report only)

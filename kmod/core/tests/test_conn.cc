@@ -22,7 +22,10 @@ struct Pair {
 	explicit Pair(uint8_t type = MRC_CONN_STREAM, uint64_t rcvbuf = 65536)
 	{
 		static const mrc_path_cand cands[] = {
-			{ 1, 1, 0 }, { 2, 1, 0 }, { 3, 1, 1 }, { 4, 1, 1 },
+		    {1, 1, 0},
+		    {2, 1, 0},
+		    {3, 1, 1},
+		    {4, 1, 1},
 		};
 		for (int s = 0; s < 2; s++) {
 			mrc_conn_params p;
@@ -346,10 +349,10 @@ TEST(Conn, ControlPassThroughs)
 
 TEST(Cm, Negotiate)
 {
-	mrc_cm_params a = { MRC_CM_SOCK_STREAM, 8, 1400, 5, 0xaa, 65536,
-			    MRC_CAP_TSETH | MRC_CAP_CREDIT };
-	mrc_cm_params b = { MRC_CM_SOCK_STREAM, 4, 9000, 9, 0xbb, 1 << 20,
-			    MRC_CAP_CREDIT | MRC_CAP_ICRC };
+	mrc_cm_params a = {
+	    MRC_CM_SOCK_STREAM, 8, 1400, 5, 0xaa, 65536, MRC_CAP_TSETH | MRC_CAP_CREDIT};
+	mrc_cm_params b = {MRC_CM_SOCK_STREAM,           4, 9000, 9, 0xbb, 1 << 20,
+			   MRC_CAP_CREDIT | MRC_CAP_ICRC};
 	mrc_conn_params p;
 
 	mrc_conn_params_default(&p);

@@ -13,7 +13,7 @@ TEST(Psn, AddWrapsAt24Bits)
 	EXPECT_EQ(mrc_psn_add(0, 1), 1u);
 	EXPECT_EQ(mrc_psn_add(0xffffff, 1), 0u);
 	EXPECT_EQ(mrc_psn_add(0xfffffe, 5), 3u);
-	EXPECT_EQ(mrc_psn_add(5, 0xffffff), 4u);	// adding -1
+	EXPECT_EQ(mrc_psn_add(5, 0xffffff), 4u); // adding -1
 	EXPECT_EQ(mrc_psn_add(0, 0x1000000), 0u);
 }
 
@@ -58,7 +58,7 @@ TEST(Psn, BetweenHalfOpen)
 	EXPECT_TRUE(mrc_psn_between(1, 0xfffffe, 2));
 	EXPECT_FALSE(mrc_psn_between(2, 0xfffffe, 2));
 	EXPECT_FALSE(mrc_psn_between(0xfffffd, 0xfffffe, 2));
-	EXPECT_FALSE(mrc_psn_between(5, 5, 5));	// empty range
+	EXPECT_FALSE(mrc_psn_between(5, 5, 5)); // empty range
 }
 
 TEST(Psn, InWindow)

@@ -16,22 +16,22 @@ extern "C" {
 
 namespace {
 
-const mrc_rx_ack_policy kAckAll = { 1, true, true, true };
+const mrc_rx_ack_policy kAckAll = {1, true, true, true};
 
 struct Rx {
 	std::vector<u64> bitmap;
 	std::vector<mrc_rx_slot> slots;
 	mrc_rx rx;
 
-	Rx(u32 init_psn, u32 window, const mrc_rx_ack_policy &pol = kAckAll,
-	   u64 start = 0)
+	Rx(u32 init_psn, u32 window, const mrc_rx_ack_policy &pol = kAckAll, u64 start = 0)
 	{
 		u32 n = mrc_rx_storage_slots(window);
 
-		bitmap.resize(MRC_RX_BITMAP_WORDS(n), ~0ULL);	// init clears
+		bitmap.resize(MRC_RX_BITMAP_WORDS(n), ~0ULL); // init clears
 		slots.resize(n);
-		EXPECT_EQ(mrc_rx_init(&rx, init_psn, window, start,
-				      bitmap.data(), slots.data(), n, &pol), 0);
+		EXPECT_EQ(
+		    mrc_rx_init(&rx, init_psn, window, start, bitmap.data(), slots.data(), n, &pol),
+		    0);
 	}
 
 	// A packet of 100 bytes at stream offset 100 * (psn - base).
@@ -64,20 +64,15 @@ TEST(Rx, InitValidatesStorage)
 	std::vector<mrc_rx_slot> sl(4096);
 	mrc_rx rx;
 
-	EXPECT_EQ(mrc_rx_init(&rx, 0, 0, 0, bm.data(), sl.data(), 64,
-			      &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 0, 65, 0, bm.data(), sl.data(), 64,
-			      &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 0, 64, 0, bm.data(), sl.data(), 96,
-			      &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 0, 16, 0, bm.data(), sl.data(), 32,
-			      &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 1u << 24, 64, 0, bm.data(), sl.data(), 64,
-			      &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 0, MRC_RX_WINDOW_MAX + 1, 0, bm.data(),
-			      sl.data(), 65536, &kAckAll), -EINVAL);
-	EXPECT_EQ(mrc_rx_init(&rx, 0, 64, 0, bm.data(), sl.data(), 64,
-			      &kAckAll), 0);
+	EXPECT_EQ(mrc_rx_init(&rx, 0, 0, 0, bm.data(), sl.data(), 64, &kAckAll), -EINVAL);
+	EXPECT_EQ(mrc_rx_init(&rx, 0, 65, 0, bm.data(), sl.data(), 64, &kAckAll), -EINVAL);
+	EXPECT_EQ(mrc_rx_init(&rx, 0, 64, 0, bm.data(), sl.data(), 96, &kAckAll), -EINVAL);
+	EXPECT_EQ(mrc_rx_init(&rx, 0, 16, 0, bm.data(), sl.data(), 32, &kAckAll), -EINVAL);
+	EXPECT_EQ(mrc_rx_init(&rx, 1u << 24, 64, 0, bm.data(), sl.data(), 64, &kAckAll), -EINVAL);
+	EXPECT_EQ(
+	    mrc_rx_init(&rx, 0, MRC_RX_WINDOW_MAX + 1, 0, bm.data(), sl.data(), 65536, &kAckAll),
+	    -EINVAL);
+	EXPECT_EQ(mrc_rx_init(&rx, 0, 64, 0, bm.data(), sl.data(), 64, &kAckAll), 0);
 	EXPECT_EQ(mrc_rx_storage_slots(1), 64u);
 	EXPECT_EQ(mrc_rx_storage_slots(128), 128u);
 	EXPECT_EQ(mrc_rx_storage_slots(129), 256u);
@@ -132,8 +127,8 @@ TEST(Rx, Duplicates)
 
 	r.recv(0);
 	r.recv(5);
-	EXPECT_EQ(r.recv(0).verdict, MRC_RX_DUP);	// below cack
-	EXPECT_EQ(r.recv(5).verdict, MRC_RX_DUP);	// held already
+	EXPECT_EQ(r.recv(0).verdict, MRC_RX_DUP); // below cack
+	EXPECT_EQ(r.recv(5).verdict, MRC_RX_DUP); // held already
 	EXPECT_EQ(r.rx.held, 1u);
 	EXPECT_EQ(r.rx.cack, 1u);
 	// a duplicate asks for a SACK only under the policy (or AckReq)
@@ -145,18 +140,17 @@ TEST(Rx, Duplicates)
 
 TEST(Rx, WindowEdgesRejectWithoutStateChange)
 {
-	for (u32 init : { 0u, 0xffffc0u, 0xffffffu }) {
-		Rx r(init, 100);	// 128 slots, window 100
+	for (u32 init : {0u, 0xffffc0u, 0xffffffu}) {
+		Rx r(init, 100); // 128 slots, window 100
 		u32 cack = init;
 
 		r.recv(mrc_psn_add(init, 3));
 		auto before_bm = r.bitmap;
 		mrc_rx before = r.rx;
 
-		for (u32 bad : { mrc_psn_add(cack, 100), mrc_psn_add(cack, 128),
-				 mrc_psn_add(cack, 0x800000),
-				 mrc_psn_add(cack, (u32)-101),
-				 (u32)(1u << 24) | cack }) {
+		for (u32 bad :
+		     {mrc_psn_add(cack, 100), mrc_psn_add(cack, 128), mrc_psn_add(cack, 0x800000),
+		      mrc_psn_add(cack, (u32)-101), (u32)(1u << 24) | cack}) {
 			mrc_rx_result res = r.recv(bad);
 
 			EXPECT_EQ(res.verdict, MRC_RX_OUT_OF_WINDOW) << bad;
@@ -165,8 +159,7 @@ TEST(Rx, WindowEdgesRejectWithoutStateChange)
 			EXPECT_EQ(memcmp(&before, &r.rx, sizeof(before)), 0);
 			EXPECT_EQ(before_bm, r.bitmap);
 		}
-		EXPECT_EQ(r.recv(mrc_psn_add(cack, (u32)-100)).verdict,
-			  MRC_RX_DUP);
+		EXPECT_EQ(r.recv(mrc_psn_add(cack, (u32)-100)).verdict, MRC_RX_DUP);
 		EXPECT_EQ(r.recv(mrc_psn_add(cack, 99)).verdict, MRC_RX_NEW);
 		EXPECT_EQ(r.rx.held, 2u);
 	}
@@ -239,7 +232,7 @@ TEST(Rx, DeliverOffsetNeverMovesBack)
 	p.end_off = 1000;
 	mrc_rx_receive(&r.rx, &p, &res);
 	p.psn = 1;
-	p.end_off = 500;	// a lying peer
+	p.end_off = 500; // a lying peer
 	mrc_rx_receive(&r.rx, &p, &res);
 	EXPECT_EQ(res.deliver_off, 1000u);
 }
@@ -249,8 +242,8 @@ TEST(Rx, SackFieldsNearCack)
 	Rx r(0xfffffe, 128);
 	mrc_sack s;
 
-	r.recv(0xfffffe);	// in order
-	r.recv(0);		// hole at 0xffffff
+	r.recv(0xfffffe); // in order
+	r.recv(0);        // hole at 0xffffff
 	r.recv(2);
 	s = r.sack(2);
 	EXPECT_EQ(s.cack_psn, 0xffffffu);
@@ -281,7 +274,7 @@ TEST(Rx, SackBitmapFollowsFarTrigger)
 	EXPECT_EQ(s.cc.ooo_count, 50);
 
 	// bitmap base crossing the ring end
-	Rx w(1000, 128);	// PSN 1010 sits in slot 114 of 128
+	Rx w(1000, 128); // PSN 1010 sits in slot 114 of 128
 	for (u32 p = 1010; p < 1074; p++)
 		w.recv(p);
 	w.recv(1075);
@@ -295,7 +288,7 @@ TEST(Rx, SackBitmapFollowsFarTrigger)
 
 TEST(Rx, SackNeverReportsBeyondWindow)
 {
-	Rx r(0, 40);	// 64 slots, window 40
+	Rx r(0, 40); // 64 slots, window 40
 	mrc_sack s;
 
 	r.recv(1);
@@ -331,7 +324,7 @@ TEST(Rx, LargestWindow)
 
 TEST(Rx, CoalescingPolicy)
 {
-	const mrc_rx_ack_policy every4 = { 4, false, true, false };
+	const mrc_rx_ack_policy every4 = {4, false, true, false};
 	Rx r(0, 128, every4);
 
 	EXPECT_FALSE(r.recv(0).sack_now);
@@ -343,17 +336,17 @@ TEST(Rx, CoalescingPolicy)
 	EXPECT_FALSE(mrc_rx_sack_pending(&r.rx));
 	EXPECT_TRUE(r.recv(4, MRC_RXF_ACK_REQ).sack_now);
 	r.sack(4);
-	EXPECT_FALSE(r.recv(5, MRC_RXF_RTX).sack_now);	// ack_rtx off
-	EXPECT_FALSE(r.recv(7).sack_now);		// ack_ooo off
+	EXPECT_FALSE(r.recv(5, MRC_RXF_RTX).sack_now); // ack_rtx off
+	EXPECT_FALSE(r.recv(7).sack_now);              // ack_ooo off
 	r.rx.policy.ack_rtx = true;
 	EXPECT_TRUE(r.recv(8, MRC_RXF_RTX).sack_now);
 	r.sack(8);
 	r.rx.policy.ack_ooo = true;
-	EXPECT_TRUE(r.recv(10).sack_now);		// creates a hole
+	EXPECT_TRUE(r.recv(10).sack_now); // creates a hole
 	r.sack(10);
-	EXPECT_TRUE(r.recv(6).sack_now);		// fills a hole
+	EXPECT_TRUE(r.recv(6).sack_now); // fills a hole
 	r.sack(6);
-	r.rx.policy.ack_every = 0;			// 0 means 1
+	r.rx.policy.ack_every = 0; // 0 means 1
 	EXPECT_TRUE(r.recv(9).sack_now);
 }
 
@@ -366,7 +359,7 @@ TEST(Rx, RandomAgainstModel)
 		u32 init = rng() & MRC_PSN_MASK;
 		u32 window = 64 + rng() % 1000;
 		Rx r(init, window, kAckAll);
-		std::map<u32, bool> got;	// offset from init
+		std::map<u32, bool> got; // offset from init
 		u32 model_cack = 0, next_new = 0;
 
 		for (int step = 0; step < 20000; step++) {
@@ -393,11 +386,9 @@ TEST(Rx, RandomAgainstModel)
 			u32 base = mrc_psn_add(s.cack_psn, (u32)(s32)s.sack_offset);
 			for (u32 i = 0; i < 64; i++) {
 				u32 o = model_cack + mrc_psn_sub(base, s.cack_psn) + i;
-				ASSERT_EQ(!!(s.sack_bitmap & (1ULL << i)),
-					  got.count(o) == 1);
+				ASSERT_EQ(!!(s.sack_bitmap & (1ULL << i)), got.count(o) == 1);
 			}
-			ASSERT_EQ(mrc_psn_add(s.cack_psn,
-					      (u32)(s32)s.ack_psn_offset), psn);
+			ASSERT_EQ(mrc_psn_add(s.cack_psn, (u32)(s32)s.ack_psn_offset), psn);
 		}
 	}
 }

@@ -27,10 +27,11 @@ struct Tx {
 	u64 off = 0;
 
 	Tx(u32 init_psn, u32 mpr, u32 nslots = 256, u16 npaths = 4)
-		: ring(nslots), paths(npaths), init(init_psn)
+	    : ring(nslots), paths(npaths), init(init_psn)
 	{
-		EXPECT_EQ(mrc_tx_init(&tx, init_psn, mpr, 0, ring.data(), nslots,
-				      paths.data(), npaths), 0);
+		EXPECT_EQ(
+		    mrc_tx_init(&tx, init_psn, mpr, 0, ring.data(), nslots, paths.data(), npaths),
+		    0);
 	}
 
 	u32 psn(u32 i) const { return mrc_psn_add(init, i); }
@@ -38,7 +39,7 @@ struct Tx {
 	// Send the next packet of 100 bytes; return its PSN.
 	u32 send(u16 path, u64 now, u32 len = 100)
 	{
-		mrc_tx_pkt p = { off, len, (u32)off, 7 };
+		mrc_tx_pkt p = {off, len, (u32)off, 7};
 		u32 out = ~0u;
 
 		EXPECT_EQ(mrc_tx_send_new(&tx, &p, path, now, &out), 0);
@@ -47,8 +48,7 @@ struct Tx {
 		return out;
 	}
 
-	int sack(u32 cack, u32 base, u64 bitmap, u32 ack_psn, int path,
-		 u64 now, mrc_tx_ack *res)
+	int sack(u32 cack, u32 base, u64 bitmap, u32 ack_psn, int path, u64 now, mrc_tx_ack *res)
 	{
 		mrc_sack s;
 
@@ -63,32 +63,26 @@ struct Tx {
 	}
 
 	// SACK of the PSNs in @acked (relative), triggered by @trig.
-	int sack_set(u32 cack_rel, std::vector<u32> acked, u32 trig_rel,
-		     int path, u64 now, mrc_tx_ack *res)
+	int sack_set(u32 cack_rel, std::vector<u32> acked, u32 trig_rel, int path, u64 now,
+		     mrc_tx_ack *res)
 	{
 		u64 bm = 0;
 
 		for (u32 a : acked)
 			bm |= 1ULL << (a - cack_rel);
-		return sack(psn(cack_rel), psn(cack_rel), bm, psn(trig_rel),
-			    path, now, res);
+		return sack(psn(cack_rel), psn(cack_rel), bm, psn(trig_rel), path, now, res);
 	}
 
-	std::vector<u32> lost() const	// relative PSNs in queue order
+	std::vector<u32> lost() const // relative PSNs in queue order
 	{
 		std::vector<u32> v;
 
-		for (u32 i = tx.lost_list.head; i != MRC_TX_NIL;
-		     i = ring[i].link_next)
-			v.push_back(mrc_psn_sub(mrc_psn_add(tx.una,
-				(i - tx.una) & tx.mask), init));
+		for (u32 i = tx.lost_list.head; i != MRC_TX_NIL; i = ring[i].link_next)
+			v.push_back(mrc_psn_sub(mrc_psn_add(tx.una, (i - tx.una) & tx.mask), init));
 		return v;
 	}
 
-	const mrc_tx_entry &at(u32 rel) const
-	{
-		return *mrc_tx_entry_of(&tx, psn(rel));
-	}
+	const mrc_tx_entry &at(u32 rel) const { return *mrc_tx_entry_of(&tx, psn(rel)); }
 
 	// Lists and counters agree with the entries' states.
 	void check() const
@@ -99,8 +93,7 @@ struct Tx {
 		for (u16 p = 0; p < paths.size(); p++) {
 			u32 n = 0, prev = MRC_TX_NIL;
 
-			for (u32 i = paths[p].list.head; i != MRC_TX_NIL;
-			     i = ring[i].link_next) {
+			for (u32 i = paths[p].list.head; i != MRC_TX_NIL; i = ring[i].link_next) {
 				ASSERT_TRUE(ring[i].state == MRC_TXS_INFLIGHT ||
 					    ring[i].state == MRC_TXS_RTX);
 				ASSERT_EQ(ring[i].path, p);
@@ -118,15 +111,13 @@ struct Tx {
 
 		u32 n = 0;
 		u64 last = 0;
-		for (u32 i = tx.time_list.head; i != MRC_TX_NIL;
-		     i = ring[i].time_next) {
+		for (u32 i = tx.time_list.head; i != MRC_TX_NIL; i = ring[i].time_next) {
 			ASSERT_GE(ring[i].sent_ns, last);
 			last = ring[i].sent_ns;
 			n++;
 		}
 		ASSERT_EQ(n, inflight);
-		for (u32 i = tx.lost_list.head; i != MRC_TX_NIL;
-		     i = ring[i].link_next) {
+		for (u32 i = tx.lost_list.head; i != MRC_TX_NIL; i = ring[i].link_next) {
 			ASSERT_EQ(ring[i].state, MRC_TXS_LOST);
 			lost++;
 		}
@@ -149,16 +140,11 @@ TEST(Tx, InitValidates)
 	std::vector<mrc_tx_path> paths(2);
 	mrc_tx tx;
 
-	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 0, paths.data(), 2),
-		  -EINVAL);
-	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 48, paths.data(), 2),
-		  -EINVAL);
-	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 64, paths.data(), 0),
-		  -EINVAL);
-	EXPECT_EQ(mrc_tx_init(&tx, 1u << 24, 8, 0, ring.data(), 64,
-			      paths.data(), 2), -EINVAL);
-	EXPECT_EQ(mrc_tx_init(&tx, 5, 8, 0, ring.data(), 64, paths.data(), 2),
-		  0);
+	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 0, paths.data(), 2), -EINVAL);
+	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 48, paths.data(), 2), -EINVAL);
+	EXPECT_EQ(mrc_tx_init(&tx, 0, 8, 0, ring.data(), 64, paths.data(), 0), -EINVAL);
+	EXPECT_EQ(mrc_tx_init(&tx, 1u << 24, 8, 0, ring.data(), 64, paths.data(), 2), -EINVAL);
+	EXPECT_EQ(mrc_tx_init(&tx, 5, 8, 0, ring.data(), 64, paths.data(), 2), 0);
 	EXPECT_EQ(mrc_tx_next_timeout(&tx, 1000), MRC_TX_NO_TIMEOUT);
 	EXPECT_EQ(mrc_tx_entry_of(&tx, 5), nullptr);
 }
@@ -166,7 +152,7 @@ TEST(Tx, InitValidates)
 TEST(Tx, MprLimit)
 {
 	Tx t(0xfffffa, 10);
-	mrc_tx_pkt p = { 0, 1, 0, 0 };
+	mrc_tx_pkt p = {0, 1, 0, 0};
 	mrc_tx_ack res;
 	u32 psn;
 
@@ -177,7 +163,7 @@ TEST(Tx, MprLimit)
 	EXPECT_FALSE(mrc_tx_can_send(&t.tx, U32_MAX, U64_MAX));
 	EXPECT_EQ(mrc_tx_send_new(&t.tx, &p, 0, 10, &psn), -ENOSPC);
 	// the cumulative ack opens the window, a SACK bitmap does not
-	ASSERT_EQ(t.sack_set(0, { 5, 6, 7 }, 7, -1, 20, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {5, 6, 7}, 7, -1, 20, &res), 0);
 	EXPECT_FALSE(mrc_tx_can_send(&t.tx, U32_MAX, U64_MAX));
 	ASSERT_EQ(t.sack_set(3, {}, 2, -1, 20, &res), 0);
 	for (int i = 0; i < 3; i++)
@@ -191,7 +177,7 @@ TEST(Tx, MprLimit)
 TEST(Tx, RingAndWindowLimits)
 {
 	Tx t(0, 1000, 16);
-	mrc_tx_pkt p = { 0, 1, 0, 0 };
+	mrc_tx_pkt p = {0, 1, 0, 0};
 	u32 psn;
 
 	for (int i = 0; i < 16; i++)
@@ -223,7 +209,7 @@ TEST(Tx, CumulativeAckAndRtt)
 	EXPECT_EQ(res.acked_bytes, 300u);
 	EXPECT_TRUE(res.cack_advanced);
 	EXPECT_EQ(res.una, t.psn(3));
-	EXPECT_EQ(res.una, 0u);		// wrapped
+	EXPECT_EQ(res.una, 0u); // wrapped
 	EXPECT_EQ(res.una_off, 300u);
 	EXPECT_TRUE(res.has_rtt);
 	EXPECT_EQ(res.rtt_ns, 898u);
@@ -240,12 +226,12 @@ TEST(Tx, CumulativeAckAndRtt)
 	EXPECT_FALSE(res.has_rtt);
 
 	// SACK bitmap above the cumulative ack
-	ASSERT_EQ(t.sack_set(3, { 4 }, 4, 0, 1200, &res), 0);
+	ASSERT_EQ(t.sack_set(3, {4}, 4, 0, 1200, &res), 0);
 	EXPECT_EQ(res.acked_pkts, 1u);
 	EXPECT_FALSE(res.cack_advanced);
 	EXPECT_EQ(t.at(4).state, MRC_TXS_SACKED);
 	ASSERT_EQ(t.sack_set(5, {}, 3, 0, 1300, &res), 0);
-	EXPECT_EQ(res.acked_pkts, 1u);	// only PSN 3 is new
+	EXPECT_EQ(res.acked_pkts, 1u); // only PSN 3 is new
 	EXPECT_EQ(res.una_off, 500u);
 	EXPECT_EQ(t.tx.inflight_pkts, 0u);
 	EXPECT_EQ(mrc_tx_next_timeout(&t.tx, 10), MRC_TX_NO_TIMEOUT);
@@ -277,19 +263,18 @@ TEST(Tx, SackForUnsentPsnRejectedWithoutChange)
 	auto ring_before = t.ring;
 	auto same = [&]() {
 		EXPECT_EQ(memcmp(&before, &t.tx, sizeof(before)), 0);
-		EXPECT_EQ(memcmp(ring_before.data(), t.ring.data(),
-				 t.ring.size() * sizeof(mrc_tx_entry)), 0);
+		EXPECT_EQ(
+		    memcmp(ring_before.data(), t.ring.data(), t.ring.size() * sizeof(mrc_tx_entry)),
+		    0);
 	};
 
 	// cumulative ack past nxt
 	EXPECT_EQ(t.sack(t.psn(6), t.psn(6), 0, t.psn(5), 0, 10, &res), -ERANGE);
 	same();
 	// bitmap bit on nxt
-	EXPECT_EQ(t.sack(t.psn(0), t.psn(0), 1ULL << 5, t.psn(0), 0, 10, &res),
-		  -ERANGE);
+	EXPECT_EQ(t.sack(t.psn(0), t.psn(0), 1ULL << 5, t.psn(0), 0, 10, &res), -ERANGE);
 	same();
-	EXPECT_EQ(t.sack(t.psn(2), t.psn(2), 1ULL << 63, t.psn(2), 0, 10, &res),
-		  -ERANGE);
+	EXPECT_EQ(t.sack(t.psn(2), t.psn(2), 1ULL << 63, t.psn(2), 0, 10, &res), -ERANGE);
 	same();
 	// trigger never sent
 	EXPECT_EQ(t.sack(t.psn(1), t.psn(1), 0, t.psn(5), 0, 10, &res), -ERANGE);
@@ -301,8 +286,7 @@ TEST(Tx, SackForUnsentPsnRejectedWithoutChange)
 	EXPECT_EQ(t.sack(t.psn(5), t.psn(5), 0, t.psn(4), 0, 10, &res), 0);
 	EXPECT_EQ(res.acked_pkts, 5u);
 	// with nothing outstanding, any new PSN is unsent
-	EXPECT_EQ(t.sack(t.psn(5), t.psn(5), 0, t.psn(5), 0, 10, &res),
-		  -ERANGE);
+	EXPECT_EQ(t.sack(t.psn(5), t.psn(5), 0, t.psn(5), 0, 10, &res), -ERANGE);
 }
 
 TEST(Tx, StaleSackIgnored)
@@ -314,11 +298,10 @@ TEST(Tx, StaleSackIgnored)
 		t.send(0, i);
 	ASSERT_EQ(t.sack_set(5, {}, 4, -1, 10, &res), 0);
 	// a SACK overtaken by the one above: cack 2, bits for 3 and 6
-	ASSERT_EQ(t.sack(t.psn(2), t.psn(2), 0b10010, t.psn(6), -1, 20, &res),
-		  0);
+	ASSERT_EQ(t.sack(t.psn(2), t.psn(2), 0b10010, t.psn(6), -1, 20, &res), 0);
 	EXPECT_FALSE(res.cack_advanced);
 	EXPECT_EQ(res.una, t.psn(5));
-	EXPECT_EQ(res.acked_pkts, 1u);	// PSN 6 is news
+	EXPECT_EQ(res.acked_pkts, 1u); // PSN 6 is news
 	EXPECT_EQ(t.at(6).state, MRC_TXS_SACKED);
 }
 
@@ -329,11 +312,11 @@ TEST(Tx, SackGapLoss)
 
 	for (int i = 0; i < 10; i++)
 		t.send(i % 4, i);
-	ASSERT_EQ(t.sack_set(0, { 1, 2 }, 2, -1, 100, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 2}, 2, -1, 100, &res), 0);
 	EXPECT_EQ(res.lost, 0u);
-	ASSERT_EQ(t.sack_set(0, { 1, 2, 3 }, 3, -1, 101, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 2, 3}, 3, -1, 101, &res), 0);
 	EXPECT_EQ(res.lost, 1u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 0 }));
+	EXPECT_EQ(t.lost(), std::vector<u32>({0}));
 
 	mrc_tx_lost l;
 	ASSERT_TRUE(mrc_tx_peek_lost(&t.tx, &l));
@@ -348,14 +331,14 @@ TEST(Tx, SackGapLoss)
 	EXPECT_EQ(t.tx.lost_by_cause[MRC_LOSS_SACK_GAP], 1u);
 
 	// two holes, then three later acks
-	ASSERT_EQ(t.sack_set(0, { 1, 2, 3, 6, 7, 8 }, 8, -1, 102, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 2, 3, 6, 7, 8}, 8, -1, 102, &res), 0);
 	EXPECT_EQ(res.lost, 2u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 0, 4, 5 }));
-	EXPECT_EQ(t.tx.inflight_pkts, 1u);	// PSN 9
+	EXPECT_EQ(t.lost(), std::vector<u32>({0, 4, 5}));
+	EXPECT_EQ(t.tx.inflight_pkts, 1u); // PSN 9
 
 	// a retransmission is not judged by the gap rule again
 	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(4), 3, 200), 0);
-	ASSERT_EQ(t.sack_set(0, { 1, 2, 3, 6, 7, 8, 9 }, 9, -1, 210, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 2, 3, 6, 7, 8, 9}, 9, -1, 210, &res), 0);
 	EXPECT_EQ(res.lost, 0u);
 	EXPECT_EQ(t.at(4).state, MRC_TXS_RTX);
 }
@@ -368,10 +351,10 @@ TEST(Tx, SackGapDisabled)
 	t.tx.gap_thresh = 0;
 	for (int i = 0; i < 10; i++)
 		t.send(0, i);
-	ASSERT_EQ(t.sack_set(0, { 5, 6, 7, 8, 9 }, 9, -1, 100, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {5, 6, 7, 8, 9}, 9, -1, 100, &res), 0);
 	EXPECT_EQ(res.lost, 0u);
 	t.tx.gap_thresh = 1;
-	ASSERT_EQ(t.sack_set(0, { 5, 6, 7, 8, 9 }, 9, -1, 100, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {5, 6, 7, 8, 9}, 9, -1, 100, &res), 0);
 	EXPECT_EQ(res.lost, 5u);
 }
 
@@ -382,40 +365,40 @@ TEST(Tx, PerPathLoss)
 	u16 lp = 99;
 
 	t.tx.gap_thresh = 0;
-	for (int i = 0; i < 8; i++)	// path 0: 0 2 4 6, path 1: 1 3 5 7
+	for (int i = 0; i < 8; i++) // path 0: 0 2 4 6, path 1: 1 3 5 7
 		t.send(i % 2, i);
 	// 4 arrived on path 0 before 0 and 2: both lost, path 1 untouched
-	ASSERT_EQ(t.sack_set(0, { 4 }, 4, 0, 100, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {4}, 4, 0, 100, &res), 0);
 	EXPECT_EQ(res.lost, 2u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 0, 2 }));
+	EXPECT_EQ(t.lost(), std::vector<u32>({0, 2}));
 	EXPECT_EQ(t.at(0).cause, MRC_LOSS_PER_PATH);
 	EXPECT_EQ(t.tx.lost_by_cause[MRC_LOSS_PER_PATH], 2u);
 	EXPECT_EQ(t.paths[0].inflight, 1u);
 	EXPECT_EQ(t.paths[1].inflight, 4u);
 
 	// a trigger that went out on another path says nothing about path 0
-	ASSERT_EQ(t.sack_set(0, { 4, 5 }, 5, 0, 101, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {4, 5}, 5, 0, 101, &res), 0);
 	EXPECT_EQ(res.lost, 0u);
 	// entries acked by the same SACK are not lost
-	ASSERT_EQ(t.sack_set(0, { 3, 4, 5, 7 }, 7, 1, 102, &res), 0);
-	EXPECT_EQ(res.lost, 1u);	// only 1; 3 and 5 are acked
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 0, 2, 1 }));
+	ASSERT_EQ(t.sack_set(0, {3, 4, 5, 7}, 7, 1, 102, &res), 0);
+	EXPECT_EQ(res.lost, 1u); // only 1; 3 and 5 are acked
+	EXPECT_EQ(t.lost(), std::vector<u32>({0, 2, 1}));
 
 	// retransmit 0 on path 1: sent after 7, so 7's ack did not doom it
 	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(0), 1, 200), 0);
 	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(1), 1, 201), 0);
 	// 1's retransmission acked on path 1 before 0's: 0 lost again
-	ASSERT_EQ(t.sack_set(0, { 1, 3, 4, 5, 7 }, 1, 1, 300, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 3, 4, 5, 7}, 1, 1, 300, &res), 0);
 	EXPECT_EQ(res.lost, 1u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 2, 0 }));
+	EXPECT_EQ(t.lost(), std::vector<u32>({2, 0}));
 	EXPECT_EQ(t.at(0).rtx_count, 1);
 	// unknown path index: no per-path detection
 	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(2), 2, 301), 0);
 	t.send(2, 302);
-	ASSERT_EQ(t.sack_set(0, { 1, 3, 4, 5, 7 }, 7, 17, 400, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {1, 3, 4, 5, 7}, 7, 17, 400, &res), 0);
 	EXPECT_EQ(res.lost, 0u);
-	ASSERT_EQ(t.sack_set(0, { 1, 3, 4, 5, 7, 8 }, 8, 2, 400, &res), 0);
-	EXPECT_EQ(res.lost, 1u);	// 2, sent before 8 on path 2
+	ASSERT_EQ(t.sack_set(0, {1, 3, 4, 5, 7, 8}, 8, 2, 400, &res), 0);
+	EXPECT_EQ(res.lost, 1u); // 2, sent before 8 on path 2
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(2), 1, -1, &lp), 0);
 }
 
@@ -428,11 +411,10 @@ TEST(Tx, PerPathIgnoresPsnsTheSackDoesNotCover)
 	mrc_tx_ack res;
 
 	t.tx.gap_thresh = 0;
-	for (int i = 0; i < 100; i++)	// path 0: even, path 1: odd
+	for (int i = 0; i < 100; i++) // path 0: even, path 1: odd
 		t.send(i % 2, i);
 	// cack 0, bitmap 36..99 (ends at the trigger 98, on path 0)
-	ASSERT_EQ(t.sack(t.psn(0), t.psn(35), ~0ULL & ~1ULL, t.psn(98), 0, 50,
-			 &res), 0);
+	ASSERT_EQ(t.sack(t.psn(0), t.psn(35), ~0ULL & ~1ULL, t.psn(98), 0, 50, &res), 0);
 	// only 0 (at the cumulative ack, not covered) is unknown too; the
 	// even PSNs 2..34 are unknown: none lost
 	EXPECT_EQ(res.lost, 0u);
@@ -441,9 +423,8 @@ TEST(Tx, PerPathIgnoresPsnsTheSackDoesNotCover)
 	u64 bm = 0;
 	for (int i = 1; i < 64; i++)
 		bm |= 1ULL << i;
-	ASSERT_EQ(t.sack(t.psn(0), t.psn(0), bm & ~(1ULL << 2), t.psn(4), 0,
-			 60, &res), 0);
-	EXPECT_EQ(res.lost, 2u);	// 0 and 2, sent on path 0 before 4
+	ASSERT_EQ(t.sack(t.psn(0), t.psn(0), bm & ~(1ULL << 2), t.psn(4), 0, 60, &res), 0);
+	EXPECT_EQ(res.lost, 2u); // 0 and 2, sent on path 0 before 4
 }
 
 TEST(Tx, RtoExpiry)
@@ -457,14 +438,14 @@ TEST(Tx, RtoExpiry)
 	EXPECT_EQ(mrc_tx_next_timeout(&t.tx, 100), 100u);
 	EXPECT_EQ(mrc_tx_expire(&t.tx, 99, 100), 0u);
 	EXPECT_EQ(mrc_tx_expire(&t.tx, 100, 100), 1u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 0 }));
+	EXPECT_EQ(t.lost(), std::vector<u32>({0}));
 	EXPECT_EQ(t.at(0).cause, MRC_LOSS_RTO);
 	EXPECT_EQ(mrc_tx_next_timeout(&t.tx, 100), 110u);
 	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(0), 3, 105), 0);
 	EXPECT_TRUE(t.lost().empty());
 	EXPECT_EQ(mrc_tx_next_timeout(&t.tx, 100), 110u);
 	EXPECT_EQ(mrc_tx_expire(&t.tx, 125, 100), 2u);
-	EXPECT_EQ(t.lost(), std::vector<u32>({ 1, 2 }));
+	EXPECT_EQ(t.lost(), std::vector<u32>({1, 2}));
 	EXPECT_EQ(mrc_tx_next_timeout(&t.tx, 100), 205u);
 	EXPECT_EQ(t.tx.lost_by_cause[MRC_LOSS_RTO], 3u);
 
@@ -506,10 +487,8 @@ TEST(Tx, Nack)
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(2), MRC_NACK_TRIMMED, 3, &lp), 0);
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(2), MRC_NACK_TRIMMED, 2, &lp), 1);
 	// never sent
-	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(4), MRC_NACK_TRIMMED, -1, &lp),
-		  -ERANGE);
-	EXPECT_EQ(mrc_tx_on_nack(&t.tx, 1u << 24, MRC_NACK_TRIMMED, -1, &lp),
-		  -ERANGE);
+	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(4), MRC_NACK_TRIMMED, -1, &lp), -ERANGE);
+	EXPECT_EQ(mrc_tx_on_nack(&t.tx, 1u << 24, MRC_NACK_TRIMMED, -1, &lp), -ERANGE);
 	// acked already
 	ASSERT_EQ(t.sack_set(1, {}, 0, 0, 10, &res), 0);
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(0), MRC_NACK_TRIMMED, -1, &lp), 0);
@@ -545,7 +524,7 @@ TEST(Tx, LostQueueAndRetransmit)
 	EXPECT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(4), 1, 0), -ERANGE);
 	EXPECT_EQ(mrc_tx_send_rtx(&t.tx, 1u << 24, 1, 0), -ERANGE);
 	EXPECT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(0), 4, 0), -EINVAL);
-	ASSERT_EQ(t.sack_set(0, { 2 }, 2, 1, 3000, &res), 0);
+	ASSERT_EQ(t.sack_set(0, {2}, 2, 1, 3000, &res), 0);
 	EXPECT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(2), 1, 0), -EALREADY);
 	// a forced resend of an in-flight packet moves it to the new path
 	EXPECT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(3), 2, 3100), 0);
@@ -570,13 +549,13 @@ TEST(Tx, WrapAroundLongRun)
 		// ack half of what is outstanding
 		u32 span = mrc_psn_sub(t.tx.nxt, t.tx.una) / 2;
 		u32 cack = mrc_psn_add(t.tx.una, span);
-		ASSERT_EQ(t.sack(cack, cack, 0, mrc_psn_add(cack, 0xffffff), -1,
-				 i + 1000, &res), 0);
+		ASSERT_EQ(t.sack(cack, cack, 0, mrc_psn_add(cack, 0xffffff), -1, i + 1000, &res),
+			  0);
 		acked += res.acked_pkts;
 	}
 	EXPECT_EQ(acked, mrc_psn_sub(t.tx.una, t.init));
 	EXPECT_EQ(t.tx.una_off, 100ULL * acked);
-	EXPECT_LT(t.tx.una, t.init);	// wrapped past 0xffffff
+	EXPECT_LT(t.tx.una, t.init); // wrapped past 0xffffff
 }
 
 // ---- end to end: scoreboard + tracker over a lossy multipath network ----
@@ -588,7 +567,7 @@ struct Event {
 	u16 path;
 	u32 psn;
 	bool rtx;
-	std::vector<u8> bytes;	// SACK on the wire
+	std::vector<u8> bytes; // SACK on the wire
 	bool operator>(const Event &o) const
 	{
 		return std::tie(when, seq) > std::tie(o.when, o.seq);
@@ -604,25 +583,23 @@ void run_end_to_end(u32 seed, u32 npkts, bool blackhole)
 	Tx t(init, 256, 512, npaths);
 	std::vector<u64> bm(MRC_RX_BITMAP_WORDS(256));
 	std::vector<mrc_rx_slot> slots(256);
-	mrc_rx_ack_policy pol = { 2, true, true, true };
+	mrc_rx_ack_policy pol = {2, true, true, true};
 	mrc_rx rx;
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q;
 	std::vector<u64> last_arrival(npaths * 2, 0);
 	u64 now = 0, seq = 0, sent = 0;
 	u16 rr = 0;
 
-	ASSERT_EQ(mrc_rx_init(&rx, init, 256, 0, bm.data(), slots.data(),
-			      256, &pol), 0);
+	ASSERT_EQ(mrc_rx_init(&rx, init, 256, 0, bm.data(), slots.data(), 256, &pol), 0);
 	// one-way latency per path and direction; FIFO on each
 	auto ship = [&](Event e, unsigned dir) {
 		bool dead = blackhole && e.path == 3;
-		u32 loss = e.is_sack ? 1 : 3;	// percent
+		u32 loss = e.is_sack ? 1 : 3; // percent
 
 		if (dead || rng() % 100 < loss)
 			return;
 		u64 &last = last_arrival[e.path * 2 + dir];
-		e.when = std::max(last, now + 10000 + e.path * 3000 +
-				  rng() % 500);
+		e.when = std::max(last, now + 10000 + e.path * 3000 + rng() % 500);
 		last = e.when;
 		e.seq = seq++;
 		q.push(std::move(e));
@@ -648,15 +625,14 @@ void run_end_to_end(u32 seed, u32 npkts, bool blackhole)
 		}
 		while (sent < npkts && mrc_tx_can_send(&t.tx, 64, U64_MAX)) {
 			u32 psn;
-			mrc_tx_pkt p = { sent * 1000, 1000, 0, 0 };
+			mrc_tx_pkt p = {sent * 1000, 1000, 0, 0};
 			u16 path = rr++ % npaths;
 
 			ASSERT_EQ(mrc_tx_send_new(&t.tx, &p, path, now, &psn), 0);
 			send_data(psn, path, false);
 			sent++;
 		}
-		if (rx.cack == mrc_psn_add(init, npkts) &&
-		    t.tx.una == rx.cack)
+		if (rx.cack == mrc_psn_add(init, npkts) && t.tx.una == rx.cack)
 			break;
 
 		u64 tmo = mrc_tx_next_timeout(&t.tx, rto);
@@ -700,11 +676,9 @@ void run_end_to_end(u32 seed, u32 npkts, bool blackhole)
 			mrc_pkt s;
 			mrc_tx_ack res;
 
-			ASSERT_EQ(mrc_pkt_decode(e.bytes.data(), e.bytes.size(),
-						 &s), 0);
-			ASSERT_EQ(mrc_tx_on_sack(&t.tx, &s.u.sack,
-						 (int)s.u.sack.entropy, now,
-						 &res), 0);
+			ASSERT_EQ(mrc_pkt_decode(e.bytes.data(), e.bytes.size(), &s), 0);
+			ASSERT_EQ(
+			    mrc_tx_on_sack(&t.tx, &s.u.sack, (int)s.u.sack.entropy, now, &res), 0);
 		}
 		t.check();
 	}
@@ -715,7 +689,7 @@ void run_end_to_end(u32 seed, u32 npkts, bool blackhole)
 	if (blackhole) {
 		// the dead path's losses are found without waiting for a timeout
 		EXPECT_GT(t.tx.lost_by_cause[MRC_LOSS_PER_PATH] +
-			  t.tx.lost_by_cause[MRC_LOSS_SACK_GAP],
+			      t.tx.lost_by_cause[MRC_LOSS_SACK_GAP],
 			  t.tx.lost_by_cause[MRC_LOSS_RTO]);
 	}
 }

@@ -112,28 +112,24 @@ mrc_pkt cm(u8 op)
 std::vector<Sample> samples()
 {
 	std::vector<Sample> v;
-	const u8 ops[] = { MRC_OP_WRITE_FIRST, MRC_OP_WRITE_MIDDLE,
-			   MRC_OP_WRITE_LAST, MRC_OP_WRITE_LAST_IMM,
-			   MRC_OP_WRITE_ONLY, MRC_OP_WRITE_ONLY_IMM };
+	const u8 ops[] = {MRC_OP_WRITE_FIRST,    MRC_OP_WRITE_MIDDLE, MRC_OP_WRITE_LAST,
+			  MRC_OP_WRITE_LAST_IMM, MRC_OP_WRITE_ONLY,   MRC_OP_WRITE_ONLY_IMM};
 
 	for (u8 op : ops) {
 		for (int ts = 0; ts < 2; ts++) {
-			bool only = op == MRC_OP_WRITE_ONLY ||
-				    op == MRC_OP_WRITE_ONLY_IMM;
-			for (u32 len : { 1u, 2u, 3u, 4u, 1021u }) {
-				v.push_back({ "data" + std::to_string(op) + "ts" +
-					      std::to_string(ts) + "len" +
-					      std::to_string(len),
-					      data(op, len, only ? len : 4096,
-						   ts) });
+			bool only = op == MRC_OP_WRITE_ONLY || op == MRC_OP_WRITE_ONLY_IMM;
+			for (u32 len : {1u, 2u, 3u, 4u, 1021u}) {
+				v.push_back({"data" + std::to_string(op) + "ts" +
+						 std::to_string(ts) + "len" + std::to_string(len),
+					     data(op, len, only ? len : 4096, ts)});
 			}
 			if (only)
-				v.push_back({ "data_empty" + std::to_string(op),
-					      data(op, 0, 0, ts) });
+				v.push_back(
+				    {"data_empty" + std::to_string(op), data(op, 0, 0, ts)});
 		}
 	}
-	v.push_back({ "sack", sack(false) });
-	v.push_back({ "sack_credit", sack(true) });
+	v.push_back({"sack", sack(false)});
+	v.push_back({"sack_credit", sack(true)});
 
 	mrc_pkt n = blank(MRC_OP_NACK, 0xffffff);
 	n.u.nack.reason = MRC_NACK_TRIMMED;
@@ -144,19 +140,19 @@ std::vector<Sample> samples()
 	n.u.nack.nack_psn = 0xffffff;
 	n.u.nack.cc_type = 0xf;
 	n.u.nack.tx_ts = 0x7777;
-	v.push_back({ "nack", n });
+	v.push_back({"nack", n});
 
 	mrc_pkt pr = blank(MRC_OP_PROBE, 0x20);
 	pr.u.probe.probe_id = 0xa5a5a5a5;
 	pr.u.probe.tx_time = 0x1000000000000001ULL;
-	v.push_back({ "probe", pr });
+	v.push_back({"probe", pr});
 
 	mrc_pkt q = blank(MRC_OP_EP_REQUEST, MRC_QPN_ENDPOINT);
 	q.u.ep_req.op = MRC_EP_PORT_STATUS_UPDATE;
 	q.u.ep_req.req_id = 0x4242;
 	q.u.ep_req.port_status = 0xfffffffe;
 	q.u.ep_req.tx_time = 99;
-	v.push_back({ "ep_req", q });
+	v.push_back({"ep_req", q});
 
 	mrc_pkt r = blank(MRC_OP_EP_RESPONSE, MRC_QPN_ENDPOINT);
 	r.u.ep_resp.op = MRC_EP_EV_PROBE;
@@ -167,10 +163,10 @@ std::vector<Sample> samples()
 	r.u.ep_resp.rx_time = 2;
 	r.u.ep_resp.tx_time = 3;
 	r.u.ep_resp.entropy = 0xfeedface;
-	v.push_back({ "ep_resp", r });
+	v.push_back({"ep_resp", r});
 
 	for (u8 op = MRC_OP_CM_REQ; op <= MRC_OP_CM_DREP; op++)
-		v.push_back({ "cm" + std::to_string(op), cm(op) });
+		v.push_back({"cm" + std::to_string(op), cm(op)});
 
 	mrc_pkt rs = blank(MRC_OP_RESET, MRC_QPN_CM);
 	rs.u.reset.reason = MRC_RESET_NO_CONN;
@@ -178,7 +174,7 @@ std::vector<Sample> samples()
 	rs.u.reset.dst_qpn = 0;
 	rs.u.reset.r_key = 0x13572468;
 	rs.u.reset.psn = 0x000042;
-	v.push_back({ "reset", rs });
+	v.push_back({"reset", rs});
 	return v;
 }
 
@@ -257,15 +253,14 @@ TEST(Wire, HeaderLengths)
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REJ, false), 36);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_DREQ, false), 32);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_RESET, false), 32);
-	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_TRANSPORT_ACK, false),
-		  -MRC_WERR_UNSUPPORTED_OPCODE);
+	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_TRANSPORT_ACK, false), -MRC_WERR_UNSUPPORTED_OPCODE);
 	EXPECT_EQ(mrc_pkt_hdr_len(0x00, false), -MRC_WERR_UNKNOWN_OPCODE);
 	for (const Sample &s : samples()) {
 		if (s.pkt.type == MRC_PKT_DATA ||
 		    (s.pkt.type == MRC_PKT_SACK && !s.pkt.u.sack.has_credit))
 			continue;
-		EXPECT_EQ((size_t)mrc_pkt_hdr_len(s.pkt.bth.opcode, false),
-			  wire(s.pkt).size()) << s.name;
+		EXPECT_EQ((size_t)mrc_pkt_hdr_len(s.pkt.bth.opcode, false), wire(s.pkt).size())
+		    << s.name;
 	}
 }
 
@@ -275,40 +270,39 @@ TEST(Wire, DataPacketBytesArePinned)
 	mrc_pkt p = data(MRC_OP_WRITE_LAST_IMM, 5, 4096, true);
 	std::vector<u8> b = wire(p);
 	const u8 want[] = {
-		0xc9, 0x80 | 0x30, 0xff, 0xff,	// opcode, SE + pad 3, P_Key
-		0x00, 0x12, 0x34, 0x56,		// resv, DestQP
-		0xe0, 0xab, 0xcd, 0xef,		// AckReq rtx ts, PSN
-		0x11, 0x11, 0x22, 0x22,		// METH
-		0xbe, 0xef, 0x80, 0x09,		// TSETH
-		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
-		0xca, 0xfe, 0xf0, 0x0d, 0x00, 0x00, 0x10, 0x00, // RETH
-		0xde, 0xad, 0xbe, 0xef,		// ImmDt
+	    0xc9, 0x80 | 0x30, 0xff, 0xff, // opcode, SE + pad 3, P_Key
+	    0x00, 0x12,        0x34, 0x56, // resv, DestQP
+	    0xe0, 0xab,        0xcd, 0xef, // AckReq rtx ts, PSN
+	    0x11, 0x11,        0x22, 0x22, // METH
+	    0xbe, 0xef,        0x80, 0x09, // TSETH
+	    0x01, 0x02,        0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	    0xca, 0xfe,        0xf0, 0x0d, 0x00, 0x00, 0x10, 0x00, // RETH
+	    0xde, 0xad,        0xbe, 0xef,                         // ImmDt
 	};
 
 	p.bth.rtx = true;
 	b = wire(p);
 	ASSERT_EQ(b.size(), sizeof(want) + 8);
 	EXPECT_EQ(memcmp(b.data(), want, sizeof(want)), 0);
-	EXPECT_EQ(b[sizeof(want) + 5], 0);	// pad bytes are zero
+	EXPECT_EQ(b[sizeof(want) + 5], 0); // pad bytes are zero
 }
 
 TEST(Wire, SackBytesArePinned)
 {
 	std::vector<u8> b = wire(sack(true));
 	const u8 want[] = {
-		0xdc, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x10,
-		0x00, 0x00, 0x00, 0x00,			// BTH
-		0x01, 0x60, 0xff, 0xf9,			// next=credit, m=01 pr, off -7
-		0x89, 0xab, 0xcd, 0xef,			// entropy
-		0x12, 0x34, 0x56, 0x78,			// spdcid, dpdcid
-		0x00, 0xff, 0xff, 0xf0,			// resv, cack
-		0xa5, 0x08, 0x00, 0x03,			// cc type/flags, mpr, sack_off
-		0x80, 0, 0, 0, 0, 0, 0, 0x01,		// bitmap
-		0x43, 0x21, 0xff, 0xff,			// CC_STATE ts, ooo|restore
-		0xff, 0xfe, 0xdc, 0xba,			// ts_valid|pen, rcvd_bytes
-		0x01, 0x00, 0x00, 0x00,			// credit ext ver, resv
-		0x00, 0x00, 0x00, 0x0f,			// port status
-		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+	    0xdc, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, // BTH
+	    0x01, 0x60, 0xff, 0xf9,                         // next=credit, m=01 pr, off -7
+	    0x89, 0xab, 0xcd, 0xef,                         // entropy
+	    0x12, 0x34, 0x56, 0x78,                         // spdcid, dpdcid
+	    0x00, 0xff, 0xff, 0xf0,                         // resv, cack
+	    0xa5, 0x08, 0x00, 0x03,                         // cc type/flags, mpr, sack_off
+	    0x80, 0,    0,    0,    0,    0,    0,    0x01, // bitmap
+	    0x43, 0x21, 0xff, 0xff,                         // CC_STATE ts, ooo|restore
+	    0xff, 0xfe, 0xdc, 0xba,                         // ts_valid|pen, rcvd_bytes
+	    0x01, 0x00, 0x00, 0x00,                         // credit ext ver, resv
+	    0x00, 0x00, 0x00, 0x0f,                         // port status
+	    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
 	};
 
 	ASSERT_EQ(b.size(), sizeof(want));
@@ -319,17 +313,16 @@ TEST(Wire, CmReqBytesArePinned)
 {
 	std::vector<u8> b = wire(cm(MRC_OP_CM_REQ));
 	const u8 want[] = {
-		0xe0, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
-		0x00, 0x00, 0x00, 0x00,
-		0x01, 0x00, 0x13, 0x89,			// ver, flags, port 5001
-		0x00, 0x00, 0x00, 0x10,			// src QPN
-		0x00, 0x00, 0x00, 0x00,			// dst QPN
-		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
-		0x01, 0x40, 0x05, 0x78,			// seqpacket, mpr 64, 1400
-		0x00, 0x00, 0xab, 0xcd,			// init PSN
-		0x5a, 0x5a, 0x5a, 0x5a,			// R_Key
-		0x00, 0x10, 0x00, 0x00,			// window
-		0x80, 0x00, 0x00, 0x09,			// caps
+	    0xe0, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
+	    0x13, 0x89,             // ver, flags, port 5001
+	    0x00, 0x00, 0x00, 0x10, // src QPN
+	    0x00, 0x00, 0x00, 0x00, // dst QPN
+	    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x40, 0x05, 0x78, // seqpacket,
+										    // mpr 64, 1400
+	    0x00, 0x00, 0xab, 0xcd,                                                 // init PSN
+	    0x5a, 0x5a, 0x5a, 0x5a,                                                 // R_Key
+	    0x00, 0x10, 0x00, 0x00,                                                 // window
+	    0x80, 0x00, 0x00, 0x09,                                                 // caps
 	};
 
 	ASSERT_EQ(b.size(), sizeof(want));
@@ -341,9 +334,9 @@ TEST(Wire, TruncationAtEveryLength)
 	for (const Sample &s : samples()) {
 		SCOPED_TRACE(s.name);
 		std::vector<u8> b = wire(s.pkt);
-		u32 hdr = s.pkt.type == MRC_PKT_DATA ?
-			  mrc_pkt_hdr_len(s.pkt.bth.opcode, s.pkt.bth.ts) :
-			  b.size();
+		u32 hdr = s.pkt.type == MRC_PKT_DATA
+			      ? mrc_pkt_hdr_len(s.pkt.bth.opcode, s.pkt.bth.ts)
+			      : b.size();
 		bool only = s.pkt.bth.opcode == MRC_OP_WRITE_ONLY ||
 			    s.pkt.bth.opcode == MRC_OP_WRITE_ONLY_IMM;
 		mrc_pkt got;
@@ -393,10 +386,9 @@ TEST(Wire, UnknownAndUnsupportedOpcodes)
 			known++;
 			continue;
 		}
-		EXPECT_EQ(decode(b, &got),
-			  op == MRC_OP_TRANSPORT_ACK ?
-			  -MRC_WERR_UNSUPPORTED_OPCODE :
-			  -MRC_WERR_UNKNOWN_OPCODE) << op;
+		EXPECT_EQ(decode(b, &got), op == MRC_OP_TRANSPORT_ACK ? -MRC_WERR_UNSUPPORTED_OPCODE
+								      : -MRC_WERR_UNKNOWN_OPCODE)
+		    << op;
 	}
 	EXPECT_EQ(known, 6 + 5 + 6 + 1);
 	// even a bare opcode byte with a short buffer says truncated first
@@ -409,8 +401,8 @@ struct Mutation {
 	std::string name;
 	mrc_pkt pkt;
 	u32 at;
-	u8 value;	// new byte value
-	bool or_in;	// OR @value in instead of replacing
+	u8 value;   // new byte value
+	bool or_in; // OR @value in instead of replacing
 	int err;
 };
 
@@ -425,37 +417,35 @@ TEST(Wire, EveryDecoderRejection)
 	for (const Sample &s : samples())
 		if (s.pkt.type == MRC_PKT_NACK)
 			nk = s.pkt;
-	m.push_back({ "tver", only, 1, 0x01, true, -MRC_WERR_BAD_TVER });
-	m.push_back({ "tver_f", sk, 1, 0x0f, true, -MRC_WERR_BAD_TVER });
-	m.push_back({ "mig", only, 1, 0x40, true, -MRC_WERR_RESERVED });
-	m.push_back({ "bth_byte4", only, 4, 0x80, false, -MRC_WERR_RESERVED });
-	m.push_back({ "bth_flags", only, 8, 0x01, true, -MRC_WERR_RESERVED });
-	m.push_back({ "pad_on_sack", sk, 1, 0x10, true, -MRC_WERR_BAD_PAD });
-	m.push_back({ "ackreq_on_sack", sk, 8, 0x80, true, -MRC_WERR_RESERVED });
-	m.push_back({ "rtx_on_nack", nk, 8, 0x40, true, -MRC_WERR_RESERVED });
-	m.push_back({ "se_on_nack", nk, 1, 0x80, true, -MRC_WERR_RESERVED });
-	m.push_back({ "psn_on_sack", sk, 11, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "tseth_rsvd", only, 18, 0x01, true, -MRC_WERR_RESERVED });
-	m.push_back({ "tseth_rsvd2", only, 19, 0x10, true, -MRC_WERR_RESERVED });
-	m.push_back({ "only_dma", only, 35, 0x09, false, -MRC_WERR_PAYLOAD_LEN });
-	m.push_back({ "mid_dma", mid, 31, 0x08, false, -MRC_WERR_PAYLOAD_LEN });
-	m.push_back({ "sack_rsvd0", sk, 12, 0x10, true, -MRC_WERR_RESERVED });
-	m.push_back({ "sack_rsvd1", sk, 13, 0x01, true, -MRC_WERR_RESERVED });
-	m.push_back({ "sack_rsvd12", sk, 24, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "sack_m3", sk, 13, 0xc0, true, -MRC_WERR_BAD_FIELD });
-	m.push_back({ "sack_next", sk, 12, 0x02, false, -MRC_WERR_BAD_EXT });
-	m.push_back({ "sack_next_f", sk, 12, 0x0f, false, -MRC_WERR_BAD_EXT });
-	m.push_back({ "credit_ver0", sk, 48, 0x00, false,
-		      -MRC_WERR_BAD_EXT_VERSION });
-	m.push_back({ "credit_ver2", sk, 48, 0x02, false,
-		      -MRC_WERR_BAD_EXT_VERSION });
-	m.push_back({ "credit_flags", sk, 49, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "credit_rsvd", sk, 51, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "sack_qpn", sk, 7, 0x0f, false, -MRC_WERR_BAD_QPN });
-	m.push_back({ "nack_rsvd", nk, 14, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "nack_rsvd_psn", nk, 24, 0x01, false, -MRC_WERR_RESERVED });
-	m.push_back({ "nack_rsvd_cc", nk, 28, 0x01, true, -MRC_WERR_RESERVED });
-	m.push_back({ "nack_rsvd17", nk, 29, 0x01, false, -MRC_WERR_RESERVED });
+	m.push_back({"tver", only, 1, 0x01, true, -MRC_WERR_BAD_TVER});
+	m.push_back({"tver_f", sk, 1, 0x0f, true, -MRC_WERR_BAD_TVER});
+	m.push_back({"mig", only, 1, 0x40, true, -MRC_WERR_RESERVED});
+	m.push_back({"bth_byte4", only, 4, 0x80, false, -MRC_WERR_RESERVED});
+	m.push_back({"bth_flags", only, 8, 0x01, true, -MRC_WERR_RESERVED});
+	m.push_back({"pad_on_sack", sk, 1, 0x10, true, -MRC_WERR_BAD_PAD});
+	m.push_back({"ackreq_on_sack", sk, 8, 0x80, true, -MRC_WERR_RESERVED});
+	m.push_back({"rtx_on_nack", nk, 8, 0x40, true, -MRC_WERR_RESERVED});
+	m.push_back({"se_on_nack", nk, 1, 0x80, true, -MRC_WERR_RESERVED});
+	m.push_back({"psn_on_sack", sk, 11, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"tseth_rsvd", only, 18, 0x01, true, -MRC_WERR_RESERVED});
+	m.push_back({"tseth_rsvd2", only, 19, 0x10, true, -MRC_WERR_RESERVED});
+	m.push_back({"only_dma", only, 35, 0x09, false, -MRC_WERR_PAYLOAD_LEN});
+	m.push_back({"mid_dma", mid, 31, 0x08, false, -MRC_WERR_PAYLOAD_LEN});
+	m.push_back({"sack_rsvd0", sk, 12, 0x10, true, -MRC_WERR_RESERVED});
+	m.push_back({"sack_rsvd1", sk, 13, 0x01, true, -MRC_WERR_RESERVED});
+	m.push_back({"sack_rsvd12", sk, 24, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"sack_m3", sk, 13, 0xc0, true, -MRC_WERR_BAD_FIELD});
+	m.push_back({"sack_next", sk, 12, 0x02, false, -MRC_WERR_BAD_EXT});
+	m.push_back({"sack_next_f", sk, 12, 0x0f, false, -MRC_WERR_BAD_EXT});
+	m.push_back({"credit_ver0", sk, 48, 0x00, false, -MRC_WERR_BAD_EXT_VERSION});
+	m.push_back({"credit_ver2", sk, 48, 0x02, false, -MRC_WERR_BAD_EXT_VERSION});
+	m.push_back({"credit_flags", sk, 49, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"credit_rsvd", sk, 51, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"sack_qpn", sk, 7, 0x0f, false, -MRC_WERR_BAD_QPN});
+	m.push_back({"nack_rsvd", nk, 14, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"nack_rsvd_psn", nk, 24, 0x01, false, -MRC_WERR_RESERVED});
+	m.push_back({"nack_rsvd_cc", nk, 28, 0x01, true, -MRC_WERR_RESERVED});
+	m.push_back({"nack_rsvd17", nk, 29, 0x01, false, -MRC_WERR_RESERVED});
 
 	for (const Sample &s : samples()) {
 		const mrc_pkt &p = s.pkt;
@@ -463,76 +453,48 @@ TEST(Wire, EveryDecoderRejection)
 
 		switch (p.type) {
 		case MRC_PKT_PROBE:
-			m.push_back({ "probe_rsvd", p, 19, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "probe_qpn", p, 7, 2, false,
-				      -MRC_WERR_BAD_QPN });
+			m.push_back({"probe_rsvd", p, 19, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"probe_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
 			break;
 		case MRC_PKT_EP_REQ:
-			m.push_back({ "erth_rsvd", p, 13, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "erth_op", p, 12, 2, false,
-				      -MRC_WERR_BAD_FIELD });
-			m.push_back({ "erth_qpn", p, 7, 1, false,
-				      -MRC_WERR_BAD_QPN });
+			m.push_back({"erth_rsvd", p, 13, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"erth_op", p, 12, 2, false, -MRC_WERR_BAD_FIELD});
+			m.push_back({"erth_qpn", p, 7, 1, false, -MRC_WERR_BAD_QPN});
 			break;
 		case MRC_PKT_EP_RESP:
-			m.push_back({ "eeth_op", p, 12, 0xff, false,
-				      -MRC_WERR_BAD_FIELD });
-			m.push_back({ "eeth_qpn", p, 7, 0x10, false,
-				      -MRC_WERR_BAD_QPN });
+			m.push_back({"eeth_op", p, 12, 0xff, false, -MRC_WERR_BAD_FIELD});
+			m.push_back({"eeth_qpn", p, 7, 0x10, false, -MRC_WERR_BAD_QPN});
 			break;
 		case MRC_PKT_CM:
-			m.push_back({ "cm_ver0", p, 12, 0, false,
-				      -MRC_WERR_BAD_EXT_VERSION });
-			m.push_back({ "cm_ver2", p, 12, 2, false,
-				      -MRC_WERR_BAD_EXT_VERSION });
-			m.push_back({ "cm_flags", p, 13, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "cm_src_rsvd", p, 16, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "cm_dst_rsvd", p, 20, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "cm_qpn", p, 7, 2, false,
-				      -MRC_WERR_BAD_QPN });
-			m.push_back({ "cm_src_qpn_zero", p, 19, 0, false,
-				      op == MRC_OP_CM_REJ ?
-				      0 : -MRC_WERR_BAD_QPN });
-			m.push_back({ "cm_src_qpn_low", p, 19, 15, false,
-				      -MRC_WERR_BAD_QPN });
+			m.push_back({"cm_ver0", p, 12, 0, false, -MRC_WERR_BAD_EXT_VERSION});
+			m.push_back({"cm_ver2", p, 12, 2, false, -MRC_WERR_BAD_EXT_VERSION});
+			m.push_back({"cm_flags", p, 13, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"cm_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"cm_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"cm_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
+			m.push_back({"cm_src_qpn_zero", p, 19, 0, false,
+				     op == MRC_OP_CM_REJ ? 0 : -MRC_WERR_BAD_QPN});
+			m.push_back({"cm_src_qpn_low", p, 19, 15, false, -MRC_WERR_BAD_QPN});
 			if (op == MRC_OP_CM_REQ)
-				m.push_back({ "req_dst", p, 23, 0x20, false,
-					      -MRC_WERR_BAD_QPN });
+				m.push_back({"req_dst", p, 23, 0x20, false, -MRC_WERR_BAD_QPN});
 			if (op == MRC_OP_CM_REJ) {
-				m.push_back({ "rej_reason", p, 32, 0, false,
-					      -MRC_WERR_BAD_FIELD });
-				m.push_back({ "rej_rsvd", p, 35, 1, false,
-					      -MRC_WERR_RESERVED });
+				m.push_back({"rej_reason", p, 32, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"rej_rsvd", p, 35, 1, false, -MRC_WERR_RESERVED});
 			}
 			if (op <= MRC_OP_CM_RTU) {
-				m.push_back({ "sock_type", p, 32, 2, false,
-					      -MRC_WERR_BAD_FIELD });
-				m.push_back({ "mpr0", p, 33, 0, false,
-					      -MRC_WERR_BAD_FIELD });
-				m.push_back({ "psn_rsvd", p, 36, 1, false,
-					      -MRC_WERR_RESERVED });
+				m.push_back({"sock_type", p, 32, 2, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"mpr0", p, 33, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"psn_rsvd", p, 36, 1, false, -MRC_WERR_RESERVED});
 			}
 			break;
 		case MRC_PKT_RESET:
-			m.push_back({ "rst_ver", p, 12, 0, false,
-				      -MRC_WERR_BAD_EXT_VERSION });
-			m.push_back({ "rst_rsvd", p, 14, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "rst_src_rsvd", p, 16, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "rst_dst_rsvd", p, 20, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "rst_psn_rsvd", p, 28, 1, false,
-				      -MRC_WERR_RESERVED });
-			m.push_back({ "rst_dst_low", p, 23, 5, false,
-				      -MRC_WERR_BAD_QPN });
-			m.push_back({ "rst_qpn", p, 7, 16, false,
-				      -MRC_WERR_BAD_QPN });
+			m.push_back({"rst_ver", p, 12, 0, false, -MRC_WERR_BAD_EXT_VERSION});
+			m.push_back({"rst_rsvd", p, 14, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"rst_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"rst_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"rst_psn_rsvd", p, 28, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"rst_dst_low", p, 23, 5, false, -MRC_WERR_BAD_QPN});
+			m.push_back({"rst_qpn", p, 7, 16, false, -MRC_WERR_BAD_QPN});
 			break;
 		default:
 			break;
@@ -546,8 +508,7 @@ TEST(Wire, EveryDecoderRejection)
 
 		ASSERT_LT(mu.at, b.size());
 		b[mu.at] = mu.or_in ? (u8)(b[mu.at] | mu.value) : mu.value;
-		EXPECT_EQ(decode(b, &got), mu.err)
-			<< mrc_wire_err_name(decode(b, &got));
+		EXPECT_EQ(decode(b, &got), mu.err) << mrc_wire_err_name(decode(b, &got));
 	}
 }
 
@@ -564,18 +525,14 @@ TEST(Wire, QpnClasses)
 	for (const Sample &s : samples()) {
 		SCOPED_TRACE(s.name);
 		std::vector<u8> b = wire(s.pkt);
-		bool cm = s.pkt.type == MRC_PKT_CM ||
-			  s.pkt.type == MRC_PKT_RESET;
-		bool ep = s.pkt.type == MRC_PKT_EP_REQ ||
-			  s.pkt.type == MRC_PKT_EP_RESP;
+		bool cm = s.pkt.type == MRC_PKT_CM || s.pkt.type == MRC_PKT_RESET;
+		bool ep = s.pkt.type == MRC_PKT_EP_REQ || s.pkt.type == MRC_PKT_EP_RESP;
 
-		for (u32 qpn : { 0u, 1u, 2u, 3u, 15u, 16u, 0xffffffu }) {
-			bool ok = cm ? qpn == MRC_QPN_CM :
-				  ep ? qpn == MRC_QPN_ENDPOINT : qpn >= 16;
+		for (u32 qpn : {0u, 1u, 2u, 3u, 15u, 16u, 0xffffffu}) {
+			bool ok = cm ? qpn == MRC_QPN_CM : ep ? qpn == MRC_QPN_ENDPOINT : qpn >= 16;
 
 			set_qpn(b, qpn);
-			EXPECT_EQ(decode(b, &got), ok ? 0 : -MRC_WERR_BAD_QPN)
-				<< qpn;
+			EXPECT_EQ(decode(b, &got), ok ? 0 : -MRC_WERR_BAD_QPN) << qpn;
 		}
 	}
 }
@@ -585,12 +542,12 @@ TEST(Wire, CmZeroFieldsRejected)
 	mrc_pkt p = cm(MRC_OP_CM_REP), got;
 	std::vector<u8> b = wire(p);
 
-	b[34] = 0;	// max_payload = 0
+	b[34] = 0; // max_payload = 0
 	b[35] = 0;
 	EXPECT_EQ(decode(b, &got), -MRC_WERR_BAD_FIELD);
 
 	b = wire(cm(MRC_OP_CM_RTU));
-	b[21] = b[22] = b[23] = 0;	// dst QPN 0
+	b[21] = b[22] = b[23] = 0; // dst QPN 0
 	EXPECT_EQ(decode(b, &got), -MRC_WERR_BAD_QPN);
 
 	// a CM_REJ may come from a listener that has no QPN yet
@@ -605,7 +562,7 @@ TEST(Wire, CmZeroFieldsRejected)
 TEST(Wire, DataPadRules)
 {
 	mrc_pkt p = data(MRC_OP_WRITE_MIDDLE, 6, 100, false), got;
-	std::vector<u8> b = wire(p);	// 32 + 6 + 2 pad
+	std::vector<u8> b = wire(p); // 32 + 6 + 2 pad
 
 	ASSERT_EQ(b.size(), 40u);
 	EXPECT_EQ(decode(b, &got), 0);
@@ -634,15 +591,13 @@ TEST(Wire, DataPayloadLengthRules)
 	std::vector<u8> b(MRC_PKT_HDR_MAX);
 
 	// FIRST, MIDDLE, LAST: non-empty and shorter than the message
-	for (u8 op : { MRC_OP_WRITE_FIRST, MRC_OP_WRITE_MIDDLE,
-		       MRC_OP_WRITE_LAST, MRC_OP_WRITE_LAST_IMM }) {
+	for (u8 op :
+	     {MRC_OP_WRITE_FIRST, MRC_OP_WRITE_MIDDLE, MRC_OP_WRITE_LAST, MRC_OP_WRITE_LAST_IMM}) {
 		mrc_pkt p = data(op, 0, 100, false);
 
-		EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()),
-			  -MRC_WERR_PAYLOAD_LEN);
+		EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_PAYLOAD_LEN);
 		p = data(op, 100, 100, false);
-		EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()),
-			  -MRC_WERR_PAYLOAD_LEN);
+		EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_PAYLOAD_LEN);
 		p = data(op, 99, 100, false);
 		EXPECT_GT(mrc_pkt_encode(&p, b.data(), b.size()), 0);
 	}
@@ -656,7 +611,7 @@ TEST(Wire, DataPayloadLengthRules)
 	p.u.data.va = ~0ULL - 8;
 	std::vector<u8> w = wire(p);
 	EXPECT_EQ(decode(w, &got), 0);
-	w[23] = 0xfc;	// VA low byte: ~0 - 3
+	w[23] = 0xfc; // VA low byte: ~0 - 3
 	EXPECT_EQ(decode(w, &got), -MRC_WERR_BAD_FIELD);
 }
 
@@ -682,33 +637,27 @@ TEST(Wire, EncoderRejections)
 	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_BAD_FIELD);
 
 	p = blank(0x00, 0x100);
-	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()),
-		  -MRC_WERR_UNKNOWN_OPCODE);
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNKNOWN_OPCODE);
 	p = blank(MRC_OP_TRANSPORT_ACK, 0x100);
-	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()),
-		  -MRC_WERR_UNSUPPORTED_OPCODE);
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNSUPPORTED_OPCODE);
 	p = blank(MRC_OP_SACK, 0x100);
 	p.type = MRC_PKT_INVALID;
-	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()),
-		  -MRC_WERR_UNKNOWN_OPCODE);
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNKNOWN_OPCODE);
 
-	struct { const char *what; void (*set)(mrc_pkt *); int err; } sk[] = {
-		{ "psn", [](mrc_pkt *q) { q->bth.psn = 1; }, -MRC_WERR_RESERVED },
-		{ "ts", [](mrc_pkt *q) { q->bth.ts = true; }, -MRC_WERR_RESERVED },
-		{ "mark", [](mrc_pkt *q) { q->u.sack.mark = 3; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "cack", [](mrc_pkt *q) { q->u.sack.cack_psn = 1u << 24; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "cc_type", [](mrc_pkt *q) { q->u.sack.cc_type = 16; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "cc_flags", [](mrc_pkt *q) { q->u.sack.cc_flags = 16; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "ooo", [](mrc_pkt *q) { q->u.sack.cc.ooo_count = 0x8000; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "pen", [](mrc_pkt *q) { q->u.sack.cc.rcv_cwnd_pen = 128; },
-		  -MRC_WERR_BAD_FIELD },
-		{ "rcvd", [](mrc_pkt *q) { q->u.sack.cc.rcvd_bytes = 1u << 24; },
-		  -MRC_WERR_BAD_FIELD },
+	struct {
+		const char *what;
+		void (*set)(mrc_pkt *);
+		int err;
+	} sk[] = {
+	    {"psn", [](mrc_pkt *q) { q->bth.psn = 1; }, -MRC_WERR_RESERVED},
+	    {"ts", [](mrc_pkt *q) { q->bth.ts = true; }, -MRC_WERR_RESERVED},
+	    {"mark", [](mrc_pkt *q) { q->u.sack.mark = 3; }, -MRC_WERR_BAD_FIELD},
+	    {"cack", [](mrc_pkt *q) { q->u.sack.cack_psn = 1u << 24; }, -MRC_WERR_BAD_FIELD},
+	    {"cc_type", [](mrc_pkt *q) { q->u.sack.cc_type = 16; }, -MRC_WERR_BAD_FIELD},
+	    {"cc_flags", [](mrc_pkt *q) { q->u.sack.cc_flags = 16; }, -MRC_WERR_BAD_FIELD},
+	    {"ooo", [](mrc_pkt *q) { q->u.sack.cc.ooo_count = 0x8000; }, -MRC_WERR_BAD_FIELD},
+	    {"pen", [](mrc_pkt *q) { q->u.sack.cc.rcv_cwnd_pen = 128; }, -MRC_WERR_BAD_FIELD},
+	    {"rcvd", [](mrc_pkt *q) { q->u.sack.cc.rcvd_bytes = 1u << 24; }, -MRC_WERR_BAD_FIELD},
 	};
 	for (auto &c : sk) {
 		p = sack(true);
@@ -736,7 +685,7 @@ TEST(Wire, EncoderRejections)
 	p.u.nack.nack_psn = 1u << 24;
 	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_BAD_FIELD);
 
-	EXPECT_EQ(b, untouched);	// nothing written on error
+	EXPECT_EQ(b, untouched); // nothing written on error
 }
 
 TEST(Wire, EncoderNeverWritesPastCapacity)
@@ -744,15 +693,14 @@ TEST(Wire, EncoderNeverWritesPastCapacity)
 	for (const Sample &s : samples()) {
 		SCOPED_TRACE(s.name);
 		int need = wire(s.pkt).size() -
-			   (s.pkt.type == MRC_PKT_DATA ?
-			    s.pkt.u.data.payload_len +
-			    mrc_pad_len(s.pkt.u.data.payload_len) : 0);
+			   (s.pkt.type == MRC_PKT_DATA
+				? s.pkt.u.data.payload_len + mrc_pad_len(s.pkt.u.data.payload_len)
+				: 0);
 
 		for (int cap = 0; cap < need; cap++) {
 			std::vector<u8> b(cap + 8, 0xee);
 
-			EXPECT_EQ(mrc_pkt_encode(&s.pkt, b.data(), cap),
-				  -MRC_WERR_NOSPC);
+			EXPECT_EQ(mrc_pkt_encode(&s.pkt, b.data(), cap), -MRC_WERR_NOSPC);
 			for (u8 c : b)
 				ASSERT_EQ(c, 0xee);
 		}
