@@ -7,6 +7,8 @@
 #   make demo       boot the VM and show MRC at work
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
+#   make selftests-fabric  the transfer and fault tests on the reference
+#                   fabric (selftests/tests-fabric; long, not yet in check)
 #   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
 #   make coverage   line coverage of the protocol core (gcovr)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
@@ -37,6 +39,9 @@ unit: userspace
 selftests: all
 	selftests/run.sh $(T)
 
+selftests-fabric: all
+	selftests/run.sh $(sort $(wildcard selftests/tests-fabric/*.sh))
+
 lint:
 	scripts/lint-kernel.sh
 	scripts/lint-userspace.sh
@@ -61,4 +66,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests lint check demo coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check demo coverage fuzz install clean
