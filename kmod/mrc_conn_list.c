@@ -159,7 +159,7 @@ int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	u32 b = cb->args[0];
 	int done = 0;
 
-	paths = kcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
+	paths = kvcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
 	if (!paths)
 		return -ENOMEM;
 	for (; b < HASH_SIZE(dn->qpn_tbl) && !done; b++) {
@@ -190,7 +190,7 @@ int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		cb->args[1] = 0;
 	}
 	cb->args[0] = b;
-	kfree(paths);
+	kvfree(paths);
 	return skb->len;
 }
 
@@ -217,7 +217,7 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 		NL_SET_ERR_MSG(info->extack, "no connection with this id");
 		return -ENOENT;
 	}
-	paths = kcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
+	paths = kvcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
 	if (!paths) {
 		sock_put(&msk->sk);
 		return -ENOMEM;
@@ -227,7 +227,7 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 	err = mrc_conn_fill(msg, &ci, info->snd_portid, info->snd_seq, 0);
 	release_sock(&msk->sk);
 	sock_put(&msk->sk);
-	kfree(paths);
+	kvfree(paths);
 	return err;
 }
 
