@@ -203,9 +203,10 @@ mrc_fabric_build() {
 # mrc_fabric_mrc_config MODE [EVS]: configure MRC on both hosts: one
 # plane per fabric plane, and paths to the other host: usid or srh: one
 # path per spine (P x S); entropy: one path per plane standing for EVS
-# entropy values (default 4).
+# entropy values (default 16: with 2 spines, the chance that the fabric's
+# hash leaves one unused is then 2^-15 per plane).
 mrc_fabric_mrc_config() {
-	local mode=$1 evs=${2:-4} h peer from addr p s id f
+	local mode=$1 evs=${2:-16} h peer from addr p s id f
 	for h in a b; do
 		f=$(mktemp /tmp/mrcctl.XXXXXX)
 		if [ "$h" = a ]; then
