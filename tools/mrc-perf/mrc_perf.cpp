@@ -2,18 +2,32 @@
 // mrc-perf: move verified data over MRC, TCP or MPTCP with one code path.
 //
 //   mrc-perf server [-P mrc|tcp|mptcp] [-t stream|seqpacket] [-p PORT]
-//                   [-b ADDR] [--count N] [-j]
-//   mrc-perf client -c ADDR [-P ...] [-t ...] [-p PORT] [-n BYTES]
+//                   [-b ADDR] [--count N] [--mode transfer|rr|many] [-j]
+//   mrc-perf client -c ADDR [-P ...] [-t ...] [-p PORT] [-b ADDR]
+//                   [-n BYTES | --duration SECS] [--mode ...]
 //                   [-m MSGSIZE | --random-sizes MAX] [--seed S]
-//                   [--conns N] [--bucket-ms MS] [-j]
+//                   [--conns N] [--bucket-ms MS] [--requests N]
+//                   [--idle-hold SECS] [-j]
 //
-// The client sends a byte stream generated from a seed; the server
-// regenerates it and checks every byte at its offset (and, on SEQPACKET,
-// every message length), so a lost, duplicated, reordered or corrupted
-// byte is reported with its offset. Both sides report goodput and the
-// longest stall (the longest time without progress).
+// Modes (the same on both sides):
+//   transfer  the client sends a byte stream generated from a seed; the
+//             server regenerates it and checks every byte at its offset
+//             (and, on SEQPACKET, every message length), so a lost,
+//             duplicated, reordered or corrupted byte is reported with its
+//             offset. Both sides report goodput per time bucket (timeline:
+//             --bucket-ms 1), the longest stall (the longest time without
+//             progress) and when it began, and the process's CPU time.
+//   rr        request/response: the client sends -m bytes, the server
+//             echoes them, the client checks them; latency percentiles.
+//   many      --conns N connections from one thread (epoll): all are
+//             opened, held idle for --idle-hold seconds, then each moves
+//             -n verified bytes; reports how many progressed and finished.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -25,6 +39,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -59,6 +74,10 @@ struct Options {
 	unsigned time_limit = 0;
 	bool json = false;
 	std::string policy;
+	std::string mode = "transfer";
+	double duration = 0;
+	uint64_t requests = 0;
+	double idle_hold = 0;
 };
 
 // The data pattern: a 64-bit xorshift stream, byte i of the stream is
@@ -140,7 +159,7 @@ struct Addr {
 	socklen_t len = 0;
 };
 
-Addr make_addr(const Options &o, const std::string &host)
+Addr make_addr(const Options &o, const std::string &host, uint16_t port)
 {
 	Addr a;
 	sockaddr_in6 s6{};
@@ -149,17 +168,22 @@ Addr make_addr(const Options &o, const std::string &host)
 	if (o.proto == "mrc") {
 		sockaddr_mrc m{};
 		m.smrc_family = static_cast<__kernel_sa_family_t>(af_mrc());
-		m.smrc_port = htons(o.port);
+		m.smrc_port = htons(port);
 		m.smrc_addr = s6.sin6_addr;
 		std::memcpy(&a.ss, &m, sizeof(m));
 		a.len = sizeof(m);
 	} else {
 		s6.sin6_family = AF_INET6;
-		s6.sin6_port = htons(o.port);
+		s6.sin6_port = htons(port);
 		std::memcpy(&a.ss, &s6, sizeof(s6));
 		a.len = sizeof(s6);
 	}
 	return a;
+}
+
+Addr make_addr(const Options &o, const std::string &host)
+{
+	return make_addr(o, host, o.port);
 }
 
 [[noreturn]] void die(const std::string &what)
@@ -241,9 +265,10 @@ struct Progress {
 		auto now = Clock::now();
 		if (!started) {
 			start = last = now;
+			start_unix = std::chrono::system_clock::now();
 			started = true;
 		}
-		stall = std::max(stall, now - last);
+		note_gap(now);
 		last = now;
 		size_t b = static_cast<size_t>((now - start) / bucket);
 		if (buckets.size() <= b)
@@ -255,20 +280,44 @@ struct Progress {
 	void finish()
 	{
 		if (started)
-			stall = std::max(stall, Clock::now() - last);
+			note_gap(Clock::now());
+	}
+	void note_gap(Clock::time_point now)
+	{
+		if (now - last > stall) {
+			stall = now - last;
+			stall_start = last - start;
+		}
 	}
 	Clock::duration bucket;
 	Clock::time_point start, last;
 	Clock::duration stall{};
+	Clock::duration stall_start{};
+	std::chrono::system_clock::time_point start_unix;
 	std::vector<uint64_t> buckets;
 	uint64_t total = 0;
 	bool started = false;
 };
 
+// CPU time of the whole process so far (user, system), in seconds.
+std::pair<double, double> cpu_times()
+{
+	rusage ru{};
+	getrusage(RUSAGE_SELF, &ru);
+	auto s = [](const timeval &tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
+	return {s(ru.ru_utime), s(ru.ru_stime)};
+}
+
+double unix_secs(std::chrono::system_clock::time_point t)
+{
+	return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+
 nlohmann::json report(const Options &o, const Progress &p, const std::string &role, bool ok,
 		      const std::string &error)
 {
 	double t = p.started ? secs(p.last - p.start) : 0.0;
+	auto [cpu_user, cpu_sys] = cpu_times();
 	nlohmann::json j = {
 	    {"role", role},
 	    {"proto", o.proto},
@@ -280,6 +329,11 @@ nlohmann::json report(const Options &o, const Progress &p, const std::string &ro
 	    {"bucket_ms", o.bucket_ms},
 	    {"buckets_bytes", p.buckets},
 	    {"verified", ok},
+	    {"mode", "transfer"},
+	    {"start_unix", p.started ? unix_secs(p.start_unix) : 0.0},
+	    {"longest_stall_start_ms", secs(p.stall_start) * 1e3},
+	    {"cpu_user_s", cpu_user},
+	    {"cpu_sys_s", cpu_sys},
 	};
 	if (!error.empty())
 		j["error"] = error;
@@ -366,6 +420,8 @@ bool serve_one(const Options &o, int fd)
 	return ok;
 }
 
+bool serve_rr(const Options &o, int fd);
+
 int run_server(const Options &o)
 {
 	Fd l = make_socket(o);
@@ -385,7 +441,10 @@ int run_server(const Options &o)
 			die("accept");
 		threads.emplace_back([&o, c, &results, i]() {
 			Fd conn(c);
-			results[i] = serve_one(o, conn.get()) ? 1 : 0;
+			results[i] =
+			    (o.mode == "rr" ? serve_rr(o, conn.get()) : serve_one(o, conn.get()))
+				? 1
+				: 0;
 		});
 	}
 	for (auto &t : threads)
@@ -395,14 +454,31 @@ int run_server(const Options &o)
 	return all_ok ? 0 : 1;
 }
 
+// Bind a client socket to a local address (-b) before it connects.
+void bind_client(const Options &o, int fd)
+{
+	if (o.bind_addr.empty())
+		return;
+	Addr a = make_addr(o, o.bind_addr, 0);
+	if (bind(fd, reinterpret_cast<sockaddr *>(&a.ss), a.len) < 0)
+		die("bind " + o.bind_addr);
+}
+
+Fd connect_to(const Options &o)
+{
+	Fd fd = make_socket(o);
+	bind_client(o, fd.get());
+	Addr a = make_addr(o, o.addr);
+	if (connect(fd.get(), reinterpret_cast<sockaddr *>(&a.ss), a.len) < 0)
+		die("connect");
+	return fd;
+}
+
 bool send_one(const Options &o, uint64_t seed)
 {
 	Options mine = o;
 	mine.seed = seed;
-	Fd fd = make_socket(o);
-	Addr a = make_addr(o, o.addr);
-	if (connect(fd.get(), reinterpret_cast<sockaddr *>(&a.ss), a.len) < 0)
-		die("connect");
+	Fd fd = connect_to(o);
 	Pattern pat(seed);
 	Sizes sizes(mine);
 	Progress prog(o.bucket_ms);
@@ -410,19 +486,41 @@ bool send_one(const Options &o, uint64_t seed)
 	uint64_t off = 0;
 	std::string error;
 	bool seq = o.type == "seqpacket";
+	bool timed = o.duration > 0;
 
 	auto t0 = Clock::now();
+	auto until = t0 + std::chrono::duration_cast<Clock::duration>(
+			      std::chrono::duration<double>(o.duration));
+	auto more = [&]() { return timed ? Clock::now() < until : off < o.bytes; };
 	set_tick(o, fd.get());
-	while (off < o.bytes) {
-		size_t len = seq ? sizes.next() : std::min<uint64_t>(o.msg_size, o.bytes - off);
-		if (seq && off + len > o.bytes)
-			len = o.bytes - off; // the last message is shorter
+	if (timed && !o.time_limit) {
+		// Blocked sends must wake up to see the end of the duration.
+		timeval tv{0, 200000};
+		setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+	bool over = false;
+	while (!over && more()) {
+		size_t len = seq ? sizes.next() : o.msg_size;
+		if (!timed) {
+			if (seq && off + len > o.bytes)
+				len = o.bytes - off; // the last message is shorter
+			if (!seq)
+				len = std::min<uint64_t>(o.msg_size, o.bytes - off);
+		}
 		pat.fill(off, buf.data(), len);
 		size_t done = 0;
 		while (done < len) {
 			ssize_t n = send(fd.get(), buf.data() + done, len - done, MSG_NOSIGNAL);
 			if (n < 0) {
-				if (errno == EINTR || (errno == EAGAIN && !past(o, t0)))
+				// A timed stream stops where it is when its time is up.
+				if (errno == EAGAIN && timed && !seq && Clock::now() >= until) {
+					over = true;
+					break;
+				}
+				if (errno == EINTR ||
+				    (errno == EAGAIN && !past(o, t0) && (!timed || o.time_limit)))
+					continue;
+				if (errno == EAGAIN && timed && !o.time_limit)
 					continue;
 				if (errno == EAGAIN)
 					errno = ETIMEDOUT;
@@ -434,7 +532,7 @@ bool send_one(const Options &o, uint64_t seed)
 		}
 		if (!error.empty())
 			break;
-		off += len;
+		off += done;
 	}
 	// Half-close and wait for the server to finish reading (EOF back).
 	if (error.empty() && shutdown(fd.get(), SHUT_WR) < 0)
@@ -474,6 +572,450 @@ int run_client(const Options &o)
 	return std::all_of(results.begin(), results.end(), [](int r) { return r; }) ? 0 : 1;
 }
 
+// ---- request/response ----
+
+void no_delay(const Options &o, int fd)
+{
+	int one = 1;
+	if (o.proto != "mrc")
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+// Move exactly len bytes; false on EOF. Throws on errors.
+bool recv_all(int fd, uint8_t *buf, size_t len, bool seq)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = recv(fd, buf + got, len - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("recv");
+		if (n == 0)
+			return false;
+		got += n;
+		if (seq && got != len)
+			throw std::runtime_error("short message");
+	}
+	return true;
+}
+
+void send_all(int fd, const uint8_t *buf, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("send");
+		done += n;
+	}
+}
+
+bool serve_rr(const Options &o, int fd)
+{
+	no_delay(o, fd);
+	std::vector<uint8_t> buf(o.msg_size);
+	uint64_t n = 0;
+	std::string error;
+	try {
+		while (recv_all(fd, buf.data(), buf.size(), o.type == "seqpacket")) {
+			send_all(fd, buf.data(), buf.size());
+			n++;
+		}
+	} catch (const std::exception &e) {
+		error = e.what();
+	}
+	nlohmann::json j = {{"role", "server"}, {"proto", o.proto}, {"type", o.type},
+			    {"mode", "rr"},     {"requests", n},    {"verified", error.empty()}};
+	if (!error.empty())
+		j["error"] = error;
+	if (o.json)
+		std::printf("%s\n", j.dump().c_str());
+	else
+		std::printf("server: %s rr %llu requests%s\n", o.proto.c_str(),
+			    static_cast<unsigned long long>(n), error.empty() ? "" : " (error)");
+	std::fflush(stdout);
+	return error.empty();
+}
+
+double percentile(const std::vector<double> &sorted, double q)
+{
+	if (sorted.empty())
+		return 0;
+	size_t i = static_cast<size_t>(q * static_cast<double>(sorted.size()));
+	return sorted[std::min(i, sorted.size() - 1)];
+}
+
+int run_rr_client(const Options &o)
+{
+	Fd fd = connect_to(o);
+	no_delay(o, fd.get());
+	Pattern pat(o.seed);
+	std::vector<uint8_t> req(o.msg_size), resp(o.msg_size);
+	std::vector<double> lat_us;
+	std::string error;
+	uint64_t want = o.requests ? o.requests : (o.duration > 0 ? 0 : 10000);
+	auto t0 = Clock::now();
+	auto until = t0 + std::chrono::duration_cast<Clock::duration>(
+			      std::chrono::duration<double>(o.duration));
+	try {
+		for (uint64_t i = 0; want ? i < want : Clock::now() < until; i++) {
+			pat.fill(i * o.msg_size, req.data(), req.size());
+			auto a = Clock::now();
+			send_all(fd.get(), req.data(), req.size());
+			if (!recv_all(fd.get(), resp.data(), resp.size(), o.type == "seqpacket"))
+				throw std::runtime_error("EOF from the server");
+			auto b = Clock::now();
+			if (resp != req)
+				throw std::runtime_error("response " + std::to_string(i) +
+							 " differs from its request");
+			lat_us.push_back(std::chrono::duration<double, std::micro>(b - a).count());
+		}
+	} catch (const std::exception &e) {
+		error = e.what();
+	}
+	double t = secs(Clock::now() - t0);
+	shutdown(fd.get(), SHUT_WR);
+	std::vector<double> s = lat_us;
+	std::sort(s.begin(), s.end());
+	double mean = 0;
+	for (double v : s)
+		mean += v;
+	mean = s.empty() ? 0 : mean / static_cast<double>(s.size());
+	auto [cpu_user, cpu_sys] = cpu_times();
+	nlohmann::json j = {{"role", "client"},
+			    {"proto", o.proto},
+			    {"type", o.type},
+			    {"mode", "rr"},
+			    {"msg_size", o.msg_size},
+			    {"requests", s.size()},
+			    {"seconds", t},
+			    {"rate_per_s", t > 0 ? static_cast<double>(s.size()) / t : 0.0},
+			    {"rtt_us",
+			     {{"min", s.empty() ? 0 : s.front()},
+			      {"mean", mean},
+			      {"p50", percentile(s, 0.50)},
+			      {"p90", percentile(s, 0.90)},
+			      {"p99", percentile(s, 0.99)},
+			      {"p999", percentile(s, 0.999)},
+			      {"max", s.empty() ? 0 : s.back()}}},
+			    {"cpu_user_s", cpu_user},
+			    {"cpu_sys_s", cpu_sys},
+			    {"verified", error.empty()}};
+	if (!error.empty())
+		j["error"] = error;
+	if (o.json)
+		std::printf("%s\n", j.dump().c_str());
+	else
+		std::printf("client: %s rr %zu x %u bytes in %.3f s, rtt p50 %.1f us, p99 %.1f us, "
+			    "p99.9 %.1f us%s\n",
+			    o.proto.c_str(), s.size(), o.msg_size, t, percentile(s, 0.5),
+			    percentile(s, 0.99), percentile(s, 0.999),
+			    error.empty() ? "" : (" (" + error + ")").c_str());
+	std::fflush(stdout);
+	return error.empty() ? 0 : 1;
+}
+
+// ---- many connections from one thread ----
+
+// The first bytes of the pattern, shared by every connection.
+std::vector<uint8_t> pattern_prefix(const Options &o)
+{
+	if (o.bytes == 0 || o.bytes > (64u << 20))
+		throw std::runtime_error("--mode many needs -n between 1 and 64 MiB");
+	std::vector<uint8_t> v(o.bytes);
+	Pattern(o.seed).fill(0, v.data(), v.size());
+	return v;
+}
+
+class Epoll {
+public:
+	Epoll() : fd_(epoll_create1(EPOLL_CLOEXEC))
+	{
+		if (fd_.get() < 0)
+			die("epoll_create1");
+	}
+	void add(int fd, uint32_t events, uint64_t data) { ctl(EPOLL_CTL_ADD, fd, events, data); }
+	void mod(int fd, uint32_t events, uint64_t data) { ctl(EPOLL_CTL_MOD, fd, events, data); }
+	int wait(epoll_event *ev, int n, int ms)
+	{
+		int r = epoll_wait(fd_.get(), ev, n, ms);
+		if (r < 0 && errno != EINTR)
+			die("epoll_wait");
+		return std::max(r, 0);
+	}
+
+private:
+	void ctl(int op, int fd, uint32_t events, uint64_t data)
+	{
+		epoll_event e{};
+		e.events = events;
+		e.data.u64 = data;
+		if (epoll_ctl(fd_.get(), op, fd, &e) < 0)
+			die("epoll_ctl");
+	}
+	Fd fd_;
+};
+
+void set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		die("fcntl");
+}
+
+nlohmann::json done_stats(std::vector<double> done_ms)
+{
+	std::sort(done_ms.begin(), done_ms.end());
+	return {{"p50", percentile(done_ms, 0.5)},
+		{"p99", percentile(done_ms, 0.99)},
+		{"max", done_ms.empty() ? 0 : done_ms.back()}};
+}
+
+void print_many(const Options &o, const nlohmann::json &j)
+{
+	if (o.json)
+		std::printf("%s\n", j.dump().c_str());
+	else
+		std::printf("%s: %s many: %s\n", j["role"].get<std::string>().c_str(),
+			    o.proto.c_str(), j.dump().c_str());
+	std::fflush(stdout);
+}
+
+int run_many_server(const Options &o)
+{
+	const std::vector<uint8_t> want = pattern_prefix(o);
+	Fd l = make_socket(o);
+	Addr a = make_addr(o, o.bind_addr.empty() ? "::" : o.bind_addr);
+	if (bind(l.get(), reinterpret_cast<sockaddr *>(&a.ss), a.len) < 0)
+		die("bind");
+	if (listen(l.get(), 4096) < 0)
+		die("listen");
+	set_nonblock(l.get());
+	std::fprintf(stderr, "listening on port %u\n", o.port);
+	struct Conn {
+		Fd fd;
+		uint64_t got = 0;
+		bool open = true;
+	};
+	std::vector<Conn> conns;
+	Epoll ep;
+	ep.add(l.get(), EPOLLIN, UINT64_MAX);
+	std::vector<uint8_t> buf(256 << 10);
+	std::vector<double> done_ms;
+	unsigned completed = 0, failed = 0, progressed = 0;
+	uint64_t total = 0;
+	std::string error;
+	Clock::time_point first{}, last{};
+	bool any = false;
+	auto t0 = Clock::now();
+	epoll_event evs[256];
+	while (completed + failed < o.count && !past(o, t0)) {
+		int n = ep.wait(evs, 256, 200);
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.u64 == UINT64_MAX) {
+				for (;;) {
+					int c = accept4(l.get(), nullptr, nullptr, SOCK_NONBLOCK);
+					if (c < 0)
+						break;
+					ep.add(c, EPOLLIN, conns.size());
+					conns.push_back(Conn{Fd(c)});
+					if (conns.size() == o.count)
+						std::fprintf(stderr, "accepted %zu\n",
+							     conns.size());
+				}
+				continue;
+			}
+			Conn &c = conns[evs[i].data.u64];
+			if (!c.open)
+				continue;
+			for (;;) {
+				ssize_t r = recv(c.fd.get(), buf.data(), buf.size(), MSG_DONTWAIT);
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r < 0 && errno == EAGAIN)
+					break;
+				std::string bad;
+				if (r < 0)
+					bad = std::string("recv: ") + std::strerror(errno);
+				else if (r > 0 && (c.got + r > want.size() ||
+						   std::memcmp(buf.data(), want.data() + c.got, r)))
+					bad = "bad data near offset " + std::to_string(c.got);
+				else if (r == 0 && c.got != want.size())
+					bad = "EOF after " + std::to_string(c.got) + " bytes";
+				if (!bad.empty()) {
+					if (error.empty())
+						error = bad;
+					failed++;
+					c.open = false;
+					c.fd = Fd();
+					break;
+				}
+				auto now = Clock::now();
+				if (r == 0) {
+					completed++;
+					c.open = false;
+					c.fd = Fd();
+					last = now;
+					done_ms.push_back(0);
+					done_ms.back() =
+					    std::chrono::duration<double, std::milli>(now - first)
+						.count();
+					break;
+				}
+				if (!any) {
+					first = now;
+					any = true;
+				}
+				if (!c.got)
+					progressed++;
+				c.got += r;
+				total += r;
+			}
+		}
+	}
+	if (completed + failed < o.count && error.empty())
+		error = "time limit reached";
+	double t = any ? secs(last - first) : 0;
+	auto [cpu_user, cpu_sys] = cpu_times();
+	nlohmann::json j = {{"role", "server"},
+			    {"proto", o.proto},
+			    {"type", o.type},
+			    {"mode", "many"},
+			    {"conns", o.count},
+			    {"accepted", conns.size()},
+			    {"progressed", progressed},
+			    {"completed", completed},
+			    {"failed", failed},
+			    {"bytes", total},
+			    {"seconds", t},
+			    {"goodput_mbps", t > 0 ? total * 8 / t / 1e6 : 0.0},
+			    {"done_ms", done_stats(done_ms)},
+			    {"cpu_user_s", cpu_user},
+			    {"cpu_sys_s", cpu_sys},
+			    {"verified", error.empty() && completed == o.count}};
+	if (!error.empty())
+		j["error"] = error;
+	print_many(o, j);
+	return error.empty() && completed == o.count ? 0 : 1;
+}
+
+int run_many_client(const Options &o)
+{
+	const std::vector<uint8_t> data = pattern_prefix(o);
+	struct Conn {
+		Fd fd;
+		uint64_t sent = 0;
+		bool open = true;
+	};
+	std::vector<Conn> conns;
+	std::string error;
+	auto t0 = Clock::now();
+	for (unsigned i = 0; i < o.conns; i++) {
+		try {
+			conns.push_back(Conn{connect_to(o)});
+		} catch (const std::exception &e) {
+			if (error.empty())
+				error = e.what();
+		}
+	}
+	double connect_s = secs(Clock::now() - t0);
+	std::fprintf(stderr, "connected %zu of %u\n", conns.size(), o.conns);
+	if (o.idle_hold > 0)
+		std::this_thread::sleep_for(std::chrono::duration<double>(o.idle_hold));
+	Epoll ep;
+	for (size_t i = 0; i < conns.size(); i++) {
+		set_nonblock(conns[i].fd.get());
+		ep.add(conns[i].fd.get(), EPOLLOUT, i);
+	}
+	unsigned completed = 0, failed = 0;
+	auto t1 = Clock::now();
+	epoll_event evs[256];
+	while (completed + failed < conns.size() && !past(o, t1)) {
+		int n = ep.wait(evs, 256, 200);
+		for (int i = 0; i < n; i++) {
+			size_t k = evs[i].data.u64;
+			Conn &c = conns[k];
+			if (!c.open)
+				continue;
+			std::string bad;
+			if (c.sent < data.size()) {
+				size_t len = std::min<size_t>(data.size() - c.sent, o.msg_size);
+				ssize_t r = send(c.fd.get(), data.data() + c.sent, len,
+						 MSG_DONTWAIT | MSG_NOSIGNAL);
+				if (r < 0 && errno != EAGAIN && errno != EINTR)
+					bad = std::string("send: ") + std::strerror(errno);
+				if (r > 0)
+					c.sent += r;
+				if (bad.empty() && c.sent == data.size()) {
+					if (shutdown(c.fd.get(), SHUT_WR) < 0)
+						bad = std::string("shutdown: ") +
+						      std::strerror(errno);
+					else
+						ep.mod(c.fd.get(), EPOLLIN, k);
+				}
+			} else {
+				char ch;
+				ssize_t r = recv(c.fd.get(), &ch, 1, MSG_DONTWAIT);
+				if (r == 0) {
+					completed++;
+					c.open = false;
+					c.fd = Fd();
+				} else if (r < 0 && errno != EAGAIN && errno != EINTR) {
+					bad = std::string("recv: ") + std::strerror(errno);
+				} else if (r > 0) {
+					bad = "unexpected data from the server";
+				}
+			}
+			if (!bad.empty()) {
+				if (error.empty())
+					error = bad;
+				failed++;
+				c.open = false;
+				c.fd = Fd();
+			}
+		}
+	}
+	if (completed + failed < conns.size() && error.empty())
+		error = "time limit reached";
+	auto [cpu_user, cpu_sys] = cpu_times();
+	nlohmann::json j = {{"role", "client"},
+			    {"proto", o.proto},
+			    {"type", o.type},
+			    {"mode", "many"},
+			    {"conns", o.conns},
+			    {"connected", conns.size()},
+			    {"connect_seconds", connect_s},
+			    {"completed", completed},
+			    {"failed", failed},
+			    {"seconds", secs(Clock::now() - t1)},
+			    {"cpu_user_s", cpu_user},
+			    {"cpu_sys_s", cpu_sys},
+			    {"verified", error.empty() && completed == o.conns}};
+	if (!error.empty())
+		j["error"] = error;
+	print_many(o, j);
+	return error.empty() && completed == o.conns ? 0 : 1;
+}
+
+int run_server_mode(const Options &o)
+{
+	if (o.mode == "many")
+		return run_many_server(o);
+	return run_server(o);
+}
+
+int run_client_mode(const Options &o)
+{
+	if (o.mode == "many")
+		return run_many_client(o);
+	if (o.mode == "rr")
+		return run_rr_client(o);
+	return run_client(o);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -496,6 +1038,8 @@ int main(int argc, char **argv)
 		c->add_option("--time-limit", o.time_limit,
 			      "give up after this many seconds, reporting what moved");
 		c->add_flag("-j,--json", o.json, "JSON output");
+		c->add_option("--mode", o.mode, "transfer, rr (request/response) or many")
+		    ->check(CLI::IsMember({"transfer", "rr", "many"}));
 	};
 	auto *srv = app.add_subcommand("server", "receive and verify");
 	common(srv);
@@ -504,10 +1048,17 @@ int main(int argc, char **argv)
 	auto *cli = app.add_subcommand("client", "send");
 	common(cli);
 	cli->add_option("-c,--connect", o.addr, "server address")->required();
+	cli->add_option("-b,--bind", o.bind_addr, "local address to connect from");
 	cli->add_option("--conns", o.conns, "parallel connections");
+	cli->add_option("--duration", o.duration,
+			"transfer: send for this many seconds instead of -n bytes "
+			"(run the server with -n 0); rr: requests for this long");
+	cli->add_option("--requests", o.requests, "rr: requests to make (default 10000)");
+	cli->add_option("--idle-hold", o.idle_hold,
+			"many: keep the connections idle this long once all are open");
 	CLI11_PARSE(app, argc, argv);
 	try {
-		return srv->parsed() ? run_server(o) : run_client(o);
+		return srv->parsed() ? run_server_mode(o) : run_client_mode(o);
 	} catch (const std::exception &e) {
 		std::fprintf(stderr, "mrc-perf: %s\n", e.what());
 		return 2;
