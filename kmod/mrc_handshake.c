@@ -97,6 +97,8 @@ static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
 	pkt.u.cm.dst_qpn = req->u.cm.src_qpn;
 	pkt.u.cm.cookie = req->u.cm.cookie;
 	pkt.u.cm.rej_reason = reason;
+	if (opcode == MRC_OP_CM_REJ)
+		MRC_INC_STATS(net, MRC_MIB_HS_REJECTED);
 	fl.saddr = ip6h->daddr;
 	fl.daddr = ip6h->saddr;
 	fl.sport = MRC_SKB_CB(skb)->ev16 ?: 0xc000;
@@ -140,6 +142,7 @@ int mrc_cm_connect(struct mrc_sock *msk, u64 now)
 	mrc_set_state(&msk->sk, MRC_ST_REQ_SENT);
 	mrc_cm_start_retx(msk, now, mrc_cm_budget(msk));
 	mrc_cm_send(msk, MRC_OP_CM_REQ);
+	MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_HS_REQ_SENT);
 	return 0;
 }
 
@@ -224,6 +227,7 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 			mrc_sk_done(msk, ETIMEDOUT);
 			sock_put(sk);	/* the listener list's reference */
 		} else if (st == MRC_ST_REQ_SENT) {
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
 			mrc_sk_done(msk, ETIMEDOUT);
 		} else {
 			mrc_cm_finish(msk);	/* the peer is gone */
@@ -458,6 +462,7 @@ static void mrc_cm_req_input(struct net *net, struct sk_buff *skb,
 	struct mrc_sock *l;
 	u32 pending;
 
+	MRC_INC_STATS(net, MRC_MIB_HS_REQ_RECV);
 	l = mrc_table_lookup_listener(net, pkt->u.cm.port, &ip6h->daddr);
 	if (!l) {
 		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
@@ -526,8 +531,11 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 	u64 now = ktime_get_ns();
 	int err;
 
-	if (pkt->type == MRC_PKT_CM && cm->cookie != msk->cookie)
-		return;		/* not this attempt: forged or stale */
+	if (pkt->type == MRC_PKT_CM && cm->cookie != msk->cookie) {
+		/* not this attempt: forged or stale */
+		MRC_INC_STATS(sock_net(sk), MRC_MIB_IN_DROP_BAD_KEY);
+		return;
+	}
 
 	switch (pkt->bth.opcode) {
 	case MRC_OP_CM_REP:
@@ -547,6 +555,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 			return;
 		}
 		mrc_set_state(sk, MRC_ST_ESTABLISHED);
+		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
 		mrc_cm_send(msk, MRC_OP_CM_RTU);
 		sk->sk_state_change(sk);
 		mrc_glue_push(msk);
@@ -562,6 +571,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 			return;
 		}
 		mrc_set_state(sk, MRC_ST_ESTABLISHED);
+		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
 		mrc_cm_established(msk);
 		mrc_glue_push(msk);
 		break;
@@ -620,6 +630,7 @@ void mrc_cm_input(struct net *net, struct sk_buff *skb,
 	qpn = pkt->type == MRC_PKT_RESET ? pkt->u.reset.dst_qpn : pkt->u.cm.dst_qpn;
 	msk = mrc_table_lookup_qpn(net, qpn);
 	if (!msk) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		/* A DREQ for a connection we already forgot: answer it. */
 		if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_DREQ)
 			mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_DREP, 0);
@@ -627,15 +638,18 @@ void mrc_cm_input(struct net *net, struct sk_buff *skb,
 		return;
 	}
 	if (!ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &msk->daddr)) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		sock_put(&msk->sk);
 		kfree_skb(skb);
 		return;
 	}
 	bh_lock_sock(&msk->sk);
-	if (!sock_owned_by_user(&msk->sk))
+	if (!sock_owned_by_user(&msk->sk)) {
 		mrc_input_locked(msk, skb);
-	else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf)))
+	} else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf))) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
 		kfree_skb(skb);
+	}
 	bh_unlock_sock(&msk->sk);
 	sock_put(&msk->sk);
 }

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Hostile packets against a live connection (selftests/tools/mrc_inject.py):
+# truncated at every header boundary, unknown opcodes, reserved bits, wrong
+# QPN, wrong R_Key, PSNs outside the window, SACKs and NACKs for data never
+# sent, bad probes and endpoint operations, forged handshake, teardown and
+# RESET packets (off-path and spoofed without the secrets), malformed
+# CM_REQs, oversized and zero-length packets. Each class must be dropped and
+# counted under its MIB counter, the connection must carry on (every byte
+# of a concurrent transfer verified), and the kernel must log nothing.
+#
+#   B (peer, fd00::2) ---- A (victim, fd00::1, fd01::1) ---- X (fd01::2)
+#                                    the X link has a 9000-byte MTU
+# timeout: 240
+. "$(dirname "$0")/../lib.sh"
+
+INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
+mrc_module_load
+A=$(mrc_ns_new inja)
+B=$(mrc_ns_new injb)
+X=$(mrc_ns_new injx)
+ip link add name a-b netns "$A" type veth peer name b-a netns "$B"
+ip link add name a-x netns "$A" mtu 9000 type veth peer name x-a netns "$X" mtu 9000
+ip -n "$A" addr add fd00::1/64 dev a-b nodad
+ip -n "$B" addr add fd00::2/64 dev b-a nodad
+ip -n "$A" addr add fd01::1/64 dev a-x nodad
+ip -n "$X" addr add fd01::2/64 dev x-a nodad
+for l in "$A a-b" "$A a-x" "$B b-a" "$X x-a"; do
+	set -- $l
+	ip -n "$1" link set "$2" up
+done
+ip netns exec "$A" sysctl -qw net.ipv6.conf.all.forwarding=1
+ip -n "$B" route add fd01::/64 via fd00::1
+ip -n "$X" route add default via fd01::1
+
+res=$(mrc_tmpdir)
+port=$((20000 + RANDOM % 10000))
+# A transfer B -> A that lasts while the packets fly (the server takes
+# whatever the client sends, until EOF).
+ip netns exec "$A" "$MRC_PERF" server -j -p "$port" -n 0 \
+	> "$res/server.json" 2> "$res/server.log" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/server.log"
+ip netns exec "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --duration 30 \
+	> "$res/client.json" 2> "$res/client.log" &
+cli=$!
+_mrc_pids+=("$cli")
+
+stat() { # NS NAME
+	ip netns exec "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
+}
+stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
+mrc_check "transfer under way (data arriving at A)" \
+	mrc_wait_for 60 stat_at_least "$A" InPkts 200
+
+log_before=$(dmesg -l emerg,alert,crit,err,warn,notice,info | wc -l)
+in_before=$(stat "$A" InPkts)
+start=$SECONDS
+python3 "$INJECT" inject --victim "$A,fd00::1" --peer "$B,fd00::2" \
+	--attacker "$X,fd01::2" --listen-port "$port" --oversize-from "$X" \
+	> "$res/inject.txt" 2>&1
+inject_rc=$?
+mrc_info "injection took $((SECONDS - start)) s (exit $inject_rc)"
+grep '^#' "$res/inject.txt"
+grep -v '^#\|^RESULT' "$res/inject.txt" | sed 's/^/# /'
+while IFS=$'\t' read -r tag verdict desc detail; do
+	[ "$tag" = RESULT ] || continue
+	if [ "$verdict" = ok ]; then
+		mrc_pass "$desc"
+	else
+		mrc_fail "$desc"
+	fi
+	mrc_info "  counters moved: $detail"
+done < "$res/inject.txt"
+[ "$inject_rc" = 2 ] && mrc_fail "the injector could not run"
+
+mrc_check "the client was still sending when the injection ended" kill -0 "$cli"
+mrc_check "data still flows after the injection" \
+	mrc_wait_for 30 stat_at_least "$A" InPkts $(($(stat "$A" InPkts) + 200))
+wait "$cli"
+crc=$?
+wait "$srv"
+src=$?
+mrc_check_eq "client finished without error" 0 "$crc"
+mrc_check_eq "server verified every byte" "0 True" \
+	"$src $(mrc_json "$res/server.json" verified 2>/dev/null)"
+mrc_info "transfer: $(mrc_json "$res/server.json" bytes 2>/dev/null) bytes verified," \
+	"$(( $(stat "$A" InPkts) - in_before )) packets into A since the injection began"
+if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
+	sed 's/^/# client: /' "$res/client.json" "$res/client.log" | head -20
+	sed 's/^/# server: /' "$res/server.json" "$res/server.log" | head -20
+fi
+log_after=$(dmesg -l emerg,alert,crit,err,warn,notice,info | wc -l)
+mrc_check_eq "the kernel logged nothing above debug level" "$log_before" "$log_after"
+[ "$log_before" = "$log_after" ] ||
+	dmesg -l emerg,alert,crit,err,warn,notice,info | tail -n +"$((log_before + 1))" |
+	head -10 | sed 's/^/# /'
+mrc_done

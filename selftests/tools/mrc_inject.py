@@ -1,0 +1,548 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Inject hostile MRC packets from raw sockets (selftests 60-inject, 61-flood).
+
+The layouts are those of Documentation/wire-format.md (kmod/core/mrc_wire.h).
+Packets are whole IPv6 + UDP datagrams with a correct UDP checksum, sent
+from a raw IPv6 socket (IPPROTO_RAW: the header is ours, so any source
+address can be forged) in whichever network namespace the source address
+routes from. A live connection's QPNs, R_Key and PSNs are learned by
+capturing its packets (AF_PACKET) in the receiver's namespace, then
+mutated: the hostile packets are as close to real ones as possible.
+
+    mrc_inject.py inject --victim NS,ADDR --peer NS,ADDR --attacker NS,ADDR
+        [--port 4791] [--listen-port N] [--oversize-from NS]
+      every class against the connection between victim (the receiver of
+      a running transfer) and peer; one line per class:
+      "RESULT<TAB>ok|fail<TAB>class: packets, counters<TAB>detail"
+
+    mrc_inject.py flood-req --from NS --to ADDR --service-port N --count N
+        --sources PREFIX::/64 [--rate PPS]
+      CM_REQs from N distinct source addresses (random cookies, QPNs)
+
+    mrc_inject.py flood-data --from NS --src ADDR --to ADDR --count N
+      data packets to QPNs nobody holds (closed connections)
+
+    mrc_inject.py flood-probe --from NS --src ADDR --to ADDR --qpn Q --count N
+      reliability probes and endpoint EV probes
+
+Exit status: 0 when every class passed, 1 otherwise, 2 on a local problem.
+"""
+import argparse
+import ctypes
+import os
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+CLONE_NEWNET = 0x40000000
+ETH_P_ALL = 0x0003
+
+OP = dict(WRITE_FIRST=0xC6, WRITE_MIDDLE=0xC7, WRITE_LAST=0xC8, WRITE_LAST_IMM=0xC9,
+          WRITE_ONLY=0xCA, WRITE_ONLY_IMM=0xCB, TRANSPORT_ACK=0xD1, EP_REQUEST=0xD8,
+          EP_RESPONSE=0xD9, SACK=0xDC, NACK=0xDD, PROBE=0xDE, CM_REQ=0xE0, CM_REP=0xE1,
+          CM_RTU=0xE2, CM_REJ=0xE3, CM_DREQ=0xE4, CM_DREP=0xE5, RESET=0xE6)
+DATA_OPS = range(0xC6, 0xCC)
+KNOWN_OPS = set(OP.values()) - {OP["TRANSPORT_ACK"]}
+QPN_CM, QPN_EP = 1, 2
+PSN_MOD = 1 << 24
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_ns_fds = {}
+
+
+def enter(ns):
+    """Move this (single-threaded) process into network namespace ns."""
+    if ns not in _ns_fds:
+        _ns_fds[ns] = os.open("/run/netns/" + ns, os.O_RDONLY)
+    if _libc.setns(_ns_fds[ns], CLONE_NEWNET) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "setns %s: %s" % (ns, os.strerror(e)))
+
+
+def stats(ns):
+    """The MIB counters (/proc/net/mrc_stat) of a namespace."""
+    enter(ns)
+    with open("/proc/self/net/mrc_stat") as f:
+        return {k: int(v) for k, v in (line.split() for line in f)}
+
+
+# --- packet building ---------------------------------------------------------
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def ipv6_udp(src, dst, sport, dport, payload, flowlabel=None):
+    s, d = socket.inet_pton(socket.AF_INET6, src), socket.inet_pton(socket.AF_INET6, dst)
+    ulen = 8 + len(payload)
+    pseudo = s + d + struct.pack("!I3xB", ulen, 17)
+    udp = struct.pack("!HHHH", sport, dport, ulen, 0) + payload
+    c = csum(pseudo + udp) or 0xFFFF
+    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
+    fl = sport if flowlabel is None else flowlabel
+    ip = struct.pack("!IHBB", (6 << 28) | (fl & 0xFFFFF), ulen, 17, 64) + s + d
+    return ip + udp
+
+
+def bth(opcode, qpn, psn=0, se=0, mig=0, pad=0, tver=0, pkey=0xFFFF, rsvd=0, flags=0):
+    return struct.pack("!BBHII", opcode, (se << 7) | (mig << 6) | (pad << 4) | tver, pkey,
+                       (rsvd << 24) | (qpn & 0xFFFFFF), (flags << 24) | (psn % PSN_MOD))
+
+
+def seth(cack, ack_off=0, entropy=0, nxt=0, m=0, pr=0, rsvd0=0, rsvd1=0, mpr=0,
+         sack_off=0, bitmap=0, cc=0):
+    return struct.pack("!BBhIHHIBBhQ", (rsvd0 << 4) | nxt, (m << 6) | (pr << 5) | rsvd1,
+                       ack_off, entropy, 0, 0, cack % PSN_MOD, cc, mpr, sack_off, bitmap)
+
+
+def cc_state(ts=0, ooo=0, rcvd=0):
+    return struct.pack("!HHI", ts, ooo << 1, rcvd & 0xFFFFFF)
+
+
+def credit_ext(credit, ports=0xFFFFFFFF, version=1, flags=0):
+    return struct.pack("!BBHIQ", version, flags, 0, ports, credit)
+
+
+def neth(reason, psn, entropy=0, rsvd=0):
+    return struct.pack("!BBHIHHIBBH", reason, 0, rsvd, entropy, 0, 0, psn % PSN_MOD, 0, 0, 0)
+
+
+def peth(probe_id, rsvd=0):
+    return struct.pack("!IIQ", probe_id, rsvd, time.monotonic_ns())
+
+
+def erth(op, req_id=1, ports=0xFFFFFFFF, rsvd=0):
+    return struct.pack("!BBHIQ", op, rsvd, req_id, ports, time.monotonic_ns())
+
+
+def eeth(op, req_id, status=0):
+    t = time.monotonic_ns()
+    return struct.pack("!BBHIQQQI", op, status, req_id, 0xFFFFFFFF, t, t, t, 0)
+
+
+def cmh(port, src_qpn, dst_qpn, cookie, version=1, flags=0):
+    return struct.pack("!BBHIIQ", version, flags, port, src_qpn, dst_qpn, cookie)
+
+
+def cm_params(sock_type=0, mpr=8, max_payload=1024, init_psn=0, r_key=0,
+              rcv_window=1 << 20, caps=0xF):
+    return struct.pack("!BBHIIII", sock_type, mpr, max_payload, init_psn % PSN_MOD, r_key,
+                       rcv_window, caps)
+
+
+def rsth(src_qpn, dst_qpn, r_key, reason=0, psn=0):
+    return struct.pack("!BBHIIII", 1, reason, 0, src_qpn, dst_qpn, r_key, psn)
+
+
+def cm_req(port, src_qpn, cookie, **params):
+    return bth(OP["CM_REQ"], QPN_CM) + cmh(port, src_qpn, 0, cookie) + cm_params(**params)
+
+
+# --- the live connection ---------------------------------------------------------
+
+class Conn:
+    """What the capture learned: qa/ka receive side (victim), qb sender."""
+    data = None      # a captured data packet peer -> victim (MRC bytes)
+    sack = None      # a captured SACK victim -> peer
+    qa = qb = ka = None
+    psn = 0          # highest data PSN seen from the peer
+    sport = 0        # an EV (UDP source port) the peer uses
+
+
+def parse_bth(p):
+    op, _, _, q, f = struct.unpack("!BBHII", p[:12])
+    return op, q & 0xFFFFFF, f & 0xFFFFFF, f >> 24
+
+
+def reth_off(p):
+    return 12 + 4 + (4 if parse_bth(p)[3] & 0x20 else 0)
+
+
+def capture(ns, port, victim, peer, timeout=30):
+    """Learn the connection peer -> victim from packets seen in ns."""
+    enter(ns)
+    # ETH_P_ALL: protocol taps do not see outgoing packets (the SACKs).
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    v = socket.inet_pton(socket.AF_INET6, victim)
+    pe = socket.inet_pton(socket.AF_INET6, peer)
+    c = Conn()
+    deadline = time.monotonic() + timeout
+    ndata = 0
+    while time.monotonic() < deadline and (ndata < 20 or c.sack is None):
+        r, _, _ = select.select([s], [], [], 1)
+        if not r:
+            continue
+        frame = s.recv(65535)
+        ip = frame[14:]
+        if frame[12:14] != b"\x86\xdd" or len(ip) < 48 or ip[6] != 17:
+            continue
+        src, dst = ip[8:24], ip[24:40]
+        sport, dport = struct.unpack("!HH", ip[40:44])
+        if dport != port:
+            continue
+        mrc = ip[48:]
+        if len(mrc) < 12:
+            continue
+        op, qpn, psn, _ = parse_bth(mrc)
+        if src == pe and dst == v and op in DATA_OPS:
+            ndata += 1
+            c.data, c.qa, c.sport = mrc, qpn, sport
+            c.ka = struct.unpack("!I", mrc[reth_off(mrc) + 8:reth_off(mrc) + 12])[0]
+            if ndata == 1 or ((psn - c.psn) % PSN_MOD) < PSN_MOD // 2:
+                c.psn = psn
+        elif src == v and dst == pe and op == OP["SACK"]:
+            c.sack, c.qb = mrc, qpn
+    s.close()
+    if c.data is None or c.sack is None:
+        raise RuntimeError("no live connection seen in %s (data %s, sack %s)" %
+                           (ns, c.data is not None, c.sack is not None))
+    return c
+
+
+def with_bth(p, **kw):
+    """p with BTH fields replaced."""
+    op, q, psn, fl = parse_bth(p)
+    b1 = p[1]
+    args = dict(opcode=op, qpn=q, psn=psn, se=b1 >> 7, mig=(b1 >> 6) & 1,
+                pad=(b1 >> 4) & 3, tver=b1 & 15, pkey=struct.unpack("!H", p[2:4])[0],
+                rsvd=p[4], flags=fl)
+    args.update(kw)
+    return bth(**args) + p[12:]
+
+
+def with_reth(p, va=None, r_key=None, dma=None):
+    o = reth_off(p)
+    cva, ck, cd = struct.unpack("!QII", p[o:o + 16])
+    reth = struct.pack("!QII", cva if va is None else va, ck if r_key is None else r_key,
+                       cd if dma is None else dma)
+    return p[:o] + reth + p[o + 16:]
+
+
+# --- sending -------------------------------------------------------------------------
+
+class Sender:
+    def __init__(self):
+        self.socks = {}
+        self.sent = 0
+
+    def send(self, ns, src, dst, payload, sport=None, dport=4791):
+        if ns not in self.socks:
+            enter(ns)
+            s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+            self.socks[ns] = s
+        sport = sport or random.randint(0xC000, 0xFFFF)
+        pkt = ipv6_udp(src, dst, sport, dport, payload)
+        while True:
+            try:
+                self.socks[ns].sendto(pkt, (dst, 0))
+                break
+            except BlockingIOError:
+                time.sleep(0.001)
+            except OSError as e:
+                if e.errno != 105:  # ENOBUFS: the qdisc is full, retry
+                    raise
+                time.sleep(0.001)
+        self.sent += 1
+
+
+def wait_counters(ns, before, names, want, timeout=15):
+    """Poll until the summed delta of names reaches want; return the deltas."""
+    deadline = time.monotonic() + timeout
+    while True:
+        now = stats(ns)
+        delta = {n: now.get(n, 0) - before.get(n, 0) for n in names}
+        if sum(delta.values()) >= want or time.monotonic() > deadline:
+            return delta, now
+        time.sleep(0.02)
+
+
+# --- the classes of hostile input ------------------------------------------------------
+
+def classes(c, a):
+    """Yield (name, target, counters, exact, [(sender_ns, src, dst, mrc_bytes)])."""
+    V, P, X = a.victim, a.peer, a.attacker
+    data = c.data
+    rnd = random.Random(1234)
+
+    def to_victim(p, frm=P):
+        return (frm[0], frm[1], V[1], p)
+
+    def to_peer(p, frm=V):
+        return (frm[0], frm[1], P[1], p)
+
+    # 1. Truncated at every header boundary of every packet kind.
+    sack = with_bth(c.sack, qpn=c.qa)
+    nack = bth(OP["NACK"], c.qa) + neth(0x01, c.psn)
+    probe = bth(OP["PROBE"], c.qa) + peth(7)
+    req = cm_req(a.listen_port, 0x100, 99)
+    rst = bth(OP["RESET"], QPN_CM) + rsth(c.qa, c.qa, 1)
+    epq = bth(OP["EP_REQUEST"], QPN_EP) + erth(1)
+    epr = bth(OP["EP_RESPONSE"], QPN_EP) + eeth(1, 5)
+    cuts = []
+    for p, bounds in ((data, (1, 4, 8, 11, 12, 15, 16, reth_off(data) - 1,
+                              reth_off(data), reth_off(data) + 8, reth_off(data) + 15)),
+                      (sack, (12, 13, 20, 39, 40, 47, 48, 63)),
+                      (nack, (12, 16, 31)), (probe, (12, 20, 27)),
+                      (req, (12, 20, 31, 32, 40, 51)), (rst, (12, 24, 31)),
+                      (epq, (12, 27)), (epr, (12, 30, 47))):
+        cuts += [to_victim(p[:n]) for n in bounds if n < len(p)]
+    yield ("truncated at every header boundary", V[0], ["InDropMalformed"], True, cuts)
+
+    yield ("zero-length UDP payload and empty data parts", V[0],
+           ["InDropMalformed", "InDropBadKey"], True,
+           [to_victim(b"")] * 3 +
+           [to_victim(bth(OP["WRITE_FIRST"], c.qa, c.psn) + struct.pack("!HH", 0, 0) +
+                      struct.pack("!QII", 0, c.ka, 4096))] * 3 +
+           [to_victim(bth(OP["WRITE_ONLY"], c.qa, c.psn) + struct.pack("!HH", 0, 0) +
+                      struct.pack("!QII", 0, c.ka ^ 0x5A5A5A5A, 0))] * 3)
+
+    # 2. Unknown and unsupported opcodes, to the live QPN.
+    yield ("unknown and unsupported opcodes (all 238)", V[0], ["InDropMalformed"], True,
+           [to_victim(bth(op, c.qa) + bytes(36)) for op in range(256) if op not in KNOWN_OPS])
+
+    # 3. BTH fields that must be zero.
+    bad = [with_bth(data, tver=t) for t in (1, 7, 15)]
+    bad += [with_bth(data, mig=1), with_bth(data, rsvd=0x80), with_bth(data, rsvd=1)]
+    bad += [with_bth(data, flags=(parse_bth(data)[3] | f)) for f in (0x01, 0x10)]
+    bad += [with_bth(sack, se=1), with_bth(sack, pad=2), with_bth(sack, psn=5),
+            with_bth(sack, flags=0x80)]
+    yield ("reserved BTH bits, TVer, pad on control packets", V[0],
+           ["InDropMalformed"], True, [to_victim(p) for p in bad])
+
+    # 4. Wrong destination QPN (reserved, unknown, another kind's).
+    qs = [0, 3, 15, 0xFFFFFF] + [rnd.randint(16, 0xFFFFFE) for _ in range(8)]
+    bad = [with_bth(data, qpn=q) for q in qs if q != c.qa and q != c.qb]
+    bad += [with_bth(data, qpn=QPN_CM), with_bth(data, qpn=QPN_EP),
+            with_bth(sack, qpn=QPN_CM), with_bth(probe, qpn=QPN_EP)]
+    yield ("wrong QPN", V[0], ["InDropMalformed", "InDropNoConn"], True,
+           [to_victim(p) for p in bad])
+
+    # 5. The connection's own packet, replayed from an off-path address.
+    yield ("valid data replayed from an off-path address", V[0], ["InDropNoConn"], True,
+           [to_victim(data, X)] * 10)
+
+    # 6. Wrong R_Key, from the peer's address.
+    yield ("wrong R_Key", V[0], ["InDropBadKey"], True,
+           [to_victim(with_reth(data, r_key=c.ka ^ (1 << b))) for b in range(0, 32, 3)])
+
+    # 7. PSNs outside the receive window (right key and address).
+    offs = (40000, -40000, 1 << 22, -(1 << 22), (1 << 23) - 1, 1 << 23, 70000, -70000)
+    yield ("PSN outside the window", V[0], ["InDropPsnWindow"], True,
+           [to_victim(with_bth(data, psn=(c.psn + o) % PSN_MOD)) for o in offs])
+
+    # 8. SACKs for data never sent, to the sender (from the victim's address).
+    nxt = c.psn + (1 << 22)
+    sk = []
+    for cack, off, bm in ((nxt, 0, 0), (nxt + 100, 0, 1), (c.psn + 30000, 0, 0)):
+        sk.append(bth(OP["SACK"], c.qb) + seth(cack, ack_off=off, bitmap=bm) + cc_state())
+    # cumulative ack fine (an old one), bitmap and trigger far beyond
+    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, sack_off=30000, bitmap=(1 << 64) - 1) +
+              cc_state())
+    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, ack_off=31000) + cc_state())
+    sk.append(bth(OP["SACK"], c.qb) + seth(nxt, nxt=1) + cc_state() + credit_ext(1 << 40))
+    yield ("SACKs acknowledging data never sent", P[0], ["InDropMalformed"], False,
+           [to_peer(p) for p in sk] * 2)
+
+    # 9. NACKs for PSNs never sent; UNEXP_EVENT (fatal) among them.
+    yield ("NACKs for PSNs never sent (incl. fatal UNEXP_EVENT)", P[0], ["InDropMalformed"],
+           False, [to_peer(bth(OP["NACK"], c.qb) + neth(r, nxt + i))
+                   for i, r in enumerate((0x01, 0x02, 0x06, 0x0B, 0x19, 0x19, 0x77))])
+
+    # 10. Probes with bad fields, to unknown QPNs, from off-path.
+    bad = [to_victim(bth(OP["PROBE"], c.qa) + peth(1, rsvd=1)),
+           to_victim(bth(OP["PROBE"], c.qa, psn=9) + peth(2)),
+           to_victim(bth(OP["PROBE"], c.qa, flags=0x80) + peth(3)),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(4) + bytes(4)),
+           to_victim(bth(OP["PROBE"], 0xABCDE) + peth(5)),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(6), X),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(7), X)]
+    yield ("probes: reserved fields, PSN, length, unknown QPN, off-path", V[0],
+           ["InDropMalformed", "InDropNoConn"], True, bad)
+
+    # 11. Endpoint operations (QPN 2) with bad fields.
+    bad = [bth(OP["EP_REQUEST"], QPN_EP) + erth(op) for op in (2, 3, 0x80, 0xFF)]
+    bad += [bth(OP["EP_REQUEST"], QPN_EP) + erth(1, rsvd=1),
+            bth(OP["EP_REQUEST"], QPN_EP) + erth(1) + bytes(8),
+            bth(OP["EP_REQUEST"], QPN_EP, psn=3) + erth(1),
+            bth(OP["EP_REQUEST"], c.qa) + erth(1),
+            bth(OP["EP_RESPONSE"], c.qa) + eeth(1, 1),
+            bth(OP["EP_RESPONSE"], QPN_EP) + eeth(7, 1)]
+    resp = [bth(OP["EP_RESPONSE"], QPN_EP) + eeth(1, rnd.randint(0, 0xFFFF)) for _ in range(4)]
+    resp += [bth(OP["EP_RESPONSE"], QPN_EP) + eeth(0, 9)]
+    yield ("endpoint operations: bad op, reserved, length, QPN; unsolicited responses",
+           V[0], ["InDropMalformed", "InDropNoConn"], True,
+           [to_victim(p, X) for p in bad + resp])
+
+    # 12. Forged handshake and teardown from an off-path address.
+    forged = [bth(OP["CM_REP"], QPN_CM) + cmh(0, 0x1234, c.qb, rnd.getrandbits(64)) +
+              cm_params(),
+              bth(OP["CM_REJ"], QPN_CM) + cmh(0, 0, c.qb, rnd.getrandbits(64)) +
+              struct.pack("!B3x", 1),
+              bth(OP["CM_DREQ"], QPN_CM) + cmh(0, c.qa, c.qb, rnd.getrandbits(64)),
+              bth(OP["CM_DREP"], QPN_CM) + cmh(0, c.qa, c.qb, rnd.getrandbits(64)),
+              bth(OP["RESET"], QPN_CM) + rsth(c.qa, c.qb, rnd.getrandbits(32))]
+    to_a = [bth(OP["CM_RTU"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) +
+            cm_params(r_key=c.ka),
+            bth(OP["CM_DREQ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)),
+            bth(OP["RESET"], QPN_CM) + rsth(c.qb, c.qa, rnd.getrandbits(32), reason=2)]
+    yield ("forged handshake/teardown/RESET from an off-path address (to the sender)", P[0],
+           ["InDropNoConn"], False, [(X[0], X[1], P[1], p) for p in forged] * 2)
+    yield ("forged handshake/teardown/RESET from an off-path address (to the receiver)",
+           V[0], ["InDropNoConn"], True, [to_victim(p, X) for p in to_a] * 2)
+
+    # 13. The same from the peer's own address, without the secrets.
+    spoof = [bth(OP["CM_DREQ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)),
+             bth(OP["CM_RTU"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) + cm_params(),
+             bth(OP["CM_REJ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) +
+             struct.pack("!B3x", 2)]
+    spoof += [bth(OP["RESET"], QPN_CM) + rsth(c.qb, c.qa, rnd.getrandbits(32), reason=r)
+              for r in (0, 1, 2, 3)]
+    yield ("forged DREQ/RTU/REJ/RESET from the peer's address, wrong cookie or key",
+           V[0], ["InDropBadKey"], True, [to_victim(p) for p in spoof])
+
+    # 14. CM_REQs that must be refused without creating anything.
+    reqs = [cm_req(a.listen_port, 0x200 + i, rnd.getrandbits(64), mpr=0) for i in range(2)]
+    reqs += [cm_req(a.listen_port, 0x300, 1, sock_type=7),
+             cm_req(a.listen_port, 5, 2),
+             bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x400, 0x77, 3) + cm_params(),
+             bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x401, 0, 4, version=2) +
+             cm_params()]
+    yield ("malformed CM_REQs (mpr 0, sock_type, QPNs, version)", V[0],
+           ["InDropMalformed"], True, [to_victim(p, X) for p in reqs])
+
+    # 15. Oversized packets (the attacker's link has a 9000-byte MTU).
+    if a.oversize_from:
+        big = [with_bth(with_reth(data, dma=n), psn=(c.psn + 50000) % PSN_MOD)[:reth_off(data) + 16]
+               + bytes(n) for n in (2000, 4000, 8000)]
+        big += [with_reth(data, r_key=c.ka ^ 1)[:reth_off(data) + 16] + bytes(8400)]
+        big += [sack + bytes(4000), req + bytes(8000), epq + bytes(6000)]
+        yield ("oversized: 2-8 KB payloads beyond window/key, padded control packets", V[0],
+               ["InDropPsnWindow", "InDropBadKey", "InDropMalformed"], True,
+               [(a.oversize_from, P[1], V[1], p) for p in big])
+
+
+def run_inject(a):
+    a.victim = a.victim.split(",")
+    a.peer = a.peer.split(",")
+    a.attacker = a.attacker.split(",")
+    c = capture(a.victim[0], a.port, a.victim[1], a.peer[1])
+    print("# connection: victim QPN %#x, peer QPN %#x, R_Key %#010x, PSN %#x, EV %d" %
+          (c.qa, c.qb, c.ka, c.psn, c.sport), flush=True)
+    snd = Sender()
+    failed = 0
+    total = 0
+    for name, ns, names, exact, pkts in classes(c, a):
+        before = stats(ns)
+        for frm, src, dst, p in pkts:
+            snd.send(frm, src, dst, p, dport=a.port)
+        delta, after = wait_counters(ns, before, names, len(pkts))
+        got = sum(delta.values())
+        ok = got == len(pkts) if exact else got >= len(pkts)
+        moved = {k: after[k] - before[k] for k in after
+                 if after[k] != before[k] and k not in ("InPkts", "InBytes", "OutPkts",
+                                                        "OutBytes", "SackIn", "SackOut")}
+        total += len(pkts)
+        failed += not ok
+        print("RESULT\t%s\t%s: %d packets, %s %s %d\t%s" %
+              ("ok" if ok else "fail", name, len(pkts), "+".join(names),
+               "==" if exact else ">=", got,
+               " ".join("%s+%d" % kv for kv in sorted(moved.items()))), flush=True)
+    print("# injected %d hostile packets (%d sent)" % (total, snd.sent), flush=True)
+    return 1 if failed else 0
+
+
+def run_flood_req(a):
+    net = a.sources.split("/")[0].rstrip(":")
+    snd = Sender()
+    gap = 1.0 / a.rate if a.rate else 0
+    t0 = time.monotonic()
+    for i in range(a.count):
+        src = "%s::%x:%x" % (net, (i >> 16) + 1, i & 0xFFFF)
+        p = cm_req(a.service_port, random.randint(16, 0xFFFFFF), random.getrandbits(64),
+                   init_psn=random.getrandbits(24), r_key=random.getrandbits(32))
+        snd.send(a.from_ns, src, a.to, p, dport=a.port)
+        if gap:
+            late = t0 + (i + 1) * gap - time.monotonic()
+            if late > 0:
+                time.sleep(late)
+    dt = time.monotonic() - t0
+    print("flood-req: %d requests from %d addresses in %.2f s (%.0f/s)" %
+          (a.count, a.count, dt, a.count / dt), flush=True)
+    return 0
+
+
+def run_flood_data(a):
+    snd = Sender()
+    t0 = time.monotonic()
+    for i in range(a.count):
+        q = random.randint(16, 0xFFFFFF)
+        p = (bth(OP["WRITE_ONLY"], q, random.getrandbits(24)) + bytes(4) +
+             struct.pack("!QII", 0, random.getrandbits(32), 256) + bytes(256))
+        snd.send(a.from_ns, a.src, a.to, p, dport=a.port)
+    dt = time.monotonic() - t0
+    print("flood-data: %d packets in %.2f s (%.0f/s)" % (a.count, dt, a.count / dt))
+    return 0
+
+
+def run_flood_probe(a):
+    snd = Sender()
+    t0 = time.monotonic()
+    for i in range(a.count):
+        if i % 2:
+            p = bth(OP["PROBE"], a.qpn) + peth(i)
+        else:
+            p = bth(OP["EP_REQUEST"], QPN_EP) + erth(1, req_id=i & 0xFFFF)
+        snd.send(a.from_ns, a.src, a.to, p, dport=a.port)
+    dt = time.monotonic() - t0
+    print("flood-probe: %d packets in %.2f s (%.0f/s)" % (a.count, dt, a.count / dt))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    i = sub.add_parser("inject")
+    i.add_argument("--victim", required=True)
+    i.add_argument("--peer", required=True)
+    i.add_argument("--attacker", required=True)
+    i.add_argument("--listen-port", type=int, default=5000)
+    i.add_argument("--oversize-from")
+    f = sub.add_parser("flood-req")
+    f.add_argument("--from", dest="from_ns", required=True)
+    f.add_argument("--to", required=True)
+    f.add_argument("--service-port", type=int, required=True)
+    f.add_argument("--count", type=int, default=1000)
+    f.add_argument("--sources", required=True)
+    f.add_argument("--rate", type=float, default=0)
+    for name in ("flood-data", "flood-probe"):
+        d = sub.add_parser(name)
+        d.add_argument("--from", dest="from_ns", required=True)
+        d.add_argument("--src", required=True)
+        d.add_argument("--to", required=True)
+        d.add_argument("--count", type=int, default=1000)
+        d.add_argument("--qpn", type=lambda s: int(s, 0), default=0x10)
+    for p in (i, f) + tuple(sub.choices[n] for n in ("flood-data", "flood-probe")):
+        p.add_argument("--port", type=int, default=4791)
+    a = ap.parse_args()
+    try:
+        return dict(inject=run_inject, **{"flood-req": run_flood_req,
+                                          "flood-data": run_flood_data,
+                                          "flood-probe": run_flood_probe})[a.cmd](a)
+    except (OSError, RuntimeError) as e:
+        print("mrc_inject: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
