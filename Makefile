@@ -5,6 +5,8 @@
 #   make            build mrc.ko and the userspace (libmrc, mrcctl, tests)
 #   make check      install what is missing, build, lint, unit tests, VM suite
 #   make demo       boot the VM and show MRC at work
+#   make bench      MRC vs TCP vs MPTCP on the reference fabric in the VM:
+#                   JSON, a table of ratios and plots in build/bench/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  the transfer and fault tests on the reference
@@ -52,6 +54,11 @@ check:
 demo:
 	scripts/demo.sh
 
+bench:
+	scripts/install-deps.sh --bench
+	$(MAKE) all
+	bench/run.sh
+
 coverage:
 	scripts/coverage.sh
 
@@ -66,4 +73,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check demo coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check demo bench coverage fuzz install clean
