@@ -55,11 +55,14 @@ kmem_kb() {
 
 now() { date +%s.%N; }
 
-# tx bytes of a device in a namespace
+# tx bytes of a device in a namespace (no python: every process start
+# costs a lot under emulation)
 tx_bytes() {
-	ip -n "$1" -s -j link show dev "$2" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["bytes"])'
+	ip -n "$1" -s link show dev "$2" | awk '/TX:/ { getline; print $1; exit }'
 }
+
+# fsub A B: A - B for decimals
+fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
 
 # pick_plane: the plane carrying this flow: plane 1 when it carries at
 # least 5% of host A's traffic (every multi-plane protocol does), else the
@@ -179,21 +182,23 @@ unshape() {
 }
 
 port=7100
-# write_meta NAME key=value...: a flat JSON object of strings/numbers.
+# write_meta NAME key=value...: a flat JSON object; values are JSON
+# already (numbers, null, or strings in double quotes).
 write_meta() {
-	local name=$1
+	local name=$1 kv sep=""
 	shift
-	python3 - "$RAW/$name.meta.json" "$@" <<'PY'
-import json, sys
-d = {}
-for kv in sys.argv[2:]:
-    k, v = kv.split("=", 1)
-    try:
-        d[k] = json.loads(v)
-    except ValueError:
-        d[k] = v
-json.dump(d, open(sys.argv[1], "w"))
-PY
+	{
+		printf '{'
+		for kv in "$@"; do
+			case ${kv#*=} in
+			'' ) printf '%s"%s": null' "$sep" "${kv%%=*}" ;;
+			[0-9-]* | null | \"*) printf '%s"%s": %s' "$sep" "${kv%%=*}" "${kv#*=}" ;;
+			*) printf '%s"%s": "%s"' "$sep" "${kv%%=*}" "${kv#*=}" ;;
+			esac
+			sep=", "
+		done
+		printf '}\n'
+	} > "$RAW/$name.meta.json"
 }
 
 # xfer NAME PROTO SCENARIO FAULT: one timed transfer (1 ms buckets). FAULT
@@ -240,7 +245,8 @@ xfer() {
 	blackhole | planedown)
 		# place the fault FAULT_AT s after the start (the pickers sample
 		# 0.5 s each just before it)
-		sleep "$(python3 -c "print(max(0.0, $FAULT_AT - 1.2 - ($(now) - $t_start)))")"
+		sleep "$(awk -v f="$FAULT_AT" -v e="$(fsub "$(now)" "$t_start")" \
+			'BEGIN { d = f - 1.2 - e; printf "%.3f\n", d > 0 ? d : 0 }')"
 		pl=$(pick_plane)
 		if [ "$fault" = blackhole ]; then
 			sp=$(pick_spine "$pl")
@@ -271,7 +277,7 @@ xfer() {
 	write_meta "$name" name="$name" proto="$proto" scenario="$scen" fault="$fault" \
 		fault_desc="\"$desc\"" fault_unix="$t_fault" start_unix="$t_start" \
 		plane="${pl:-null}" spine="${sp:-null}" duration_s="$DUR" rate_mbit="$RATE" \
-		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(python3 -c "print($cpu1 - $cpu0)")" \
+		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(fsub "$cpu1" "$cpu0")" \
 		client_rc="$crc" server_rc="$src" mptcp_subflows="${conns:-null}"
 }
 

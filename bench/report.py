@@ -47,6 +47,7 @@ class Timeline:
         self.end = len(self.b)
         while self.end and not self.b[self.end - 1]:
             self.end -= 1
+        self.b = extend_stall(server, self.b)
 
     def rel(self, i):
         """Seconds between bucket i and the fault."""
@@ -55,7 +56,7 @@ class Timeline:
     def rate(self, lo, hi):
         """Mbit/s between two times relative to the fault (None if empty)."""
         i0 = max(0, math.ceil((self.fault + lo - self.t0) / self.ms))
-        i1 = min(self.end, int((self.fault + hi - self.t0) / self.ms))
+        i1 = min(len(self.b), int((self.fault + hi - self.t0) / self.ms))
         if i1 - i0 < 100:
             return None
         return sum(self.b[i0:i1]) * 8 / ((i1 - i0) * self.ms) / 1e6
@@ -69,12 +70,11 @@ class Timeline:
 
     def stall_after(self, within=5.0):
         """Longest run of empty buckets that ends after the fault and
-        starts before fault + within, in ms; the transfer's end counts as
-        progress only if data came after (a stall until the end counts)."""
+        starts before fault + within, in ms (a stall that lasted to the
+        end of the run counts)."""
         best, run_start = 0.0, None
-        last = len(self.b)
-        for i in range(last):
-            if not self.b[i]:
+        for i in range(len(self.b) + 1):
+            if i < len(self.b) and not self.b[i]:
                 if run_start is None:
                     run_start = i
                 continue
@@ -82,11 +82,6 @@ class Timeline:
                 if self.rel(i) > 0 and self.rel(run_start) < within:
                     best = max(best, (i - run_start) * self.ms)
                 run_start = None
-        if run_start is not None and self.rel(run_start) < within and self.end < last:
-            best = max(best, (last - run_start) * self.ms)
-        # a transfer that never resumed: from the last byte to its end
-        if self.end and self.rel(self.end) < within and self.end == last:
-            pass
         return best * 1e3
 
     def longest_stall(self, lo=0.0):
@@ -96,6 +91,18 @@ class Timeline:
             run = run + 1 if not self.b[i] else 0
             best = max(best, run)
         return best * self.ms * 1e3
+
+
+def extend_stall(server, b):
+    """Buckets end with the last byte; a receiver that gave up after a
+    stall (its longest stall starts there) gets empty buckets for it."""
+    ms = server.get("bucket_ms", 1) / 1000.0
+    start, stall = server.get("longest_stall_start_ms"), server.get("longest_stall_ms", 0)
+    if start is None or not b or stall / 1e3 < 2 * ms:
+        return b
+    if abs(start / 1e3 - server.get("seconds", 0)) < 2 * ms:
+        return b + [0] * int(stall / 1e3 / ms)
+    return b
 
 
 def load_runs(raw):
@@ -138,7 +145,7 @@ def xfer_summary(r):
     }
     if meta.get("fault") in ("blackhole", "planedown"):
         out["pre_mbps"] = tl.rate(-(meta["fault_unix"] - tl.t0) + 1.0, -0.05)
-        out["post_mbps"] = tl.rate(1.5, (tl.end * tl.ms + tl.t0 - tl.fault) - 0.5)
+        out["post_mbps"] = tl.rate(1.5, (len(tl.b) * tl.ms + tl.t0 - tl.fault) - 0.5)
         out["stall_after_fault_ms"] = tl.stall_after()
         out["fault"] = meta.get("fault_desc")
         out["plane"], out["spine"] = meta.get("plane"), meta.get("spine")

@@ -19,6 +19,8 @@ packages=(
 	libgtest-dev libgmock-dev
 	# kernel code checks, fuzzing, coverage
 	sparse clang llvm libclang-rt-14-dev gcovr
+	# plots of make demo and make bench
+	python3-matplotlib
 )
 if [ "${1:-}" = "--bench" ]; then
 	packages+=(iperf3 mptcpize python3-matplotlib linux-perf)

@@ -39,9 +39,9 @@ mon=$!
 _mrc_pids+=("$mon")
 
 say "5. MRC (8 paths, 48 MiB) and TCP (1 path, as much as it can in 20 s), at the same time"
-B "$MRC_PERF" server -P mrc -j -n "$BYTES" -p 7000 --time-limit 60 > "$out/mrc.server" 2> "$out/mrc.log" &
+B "$MRC_PERF" server -P mrc -j -n "$BYTES" -p 7000 --time-limit 60 --bucket-ms 10 > "$out/mrc.server" 2> "$out/mrc.log" &
 s1=$!
-B "$MRC_PERF" server -P tcp -j -n "$TCP_BYTES" -p 7001 --time-limit 20 > "$out/tcp.server" 2> "$out/tcp.log" &
+B "$MRC_PERF" server -P tcp -j -n "$TCP_BYTES" -p 7001 --time-limit 20 --bucket-ms 10 > "$out/tcp.server" 2> "$out/tcp.log" &
 s2=$!
 mrc_wait_for 30 grep -q listening "$out/mrc.log"
 mrc_wait_for 30 grep -q listening "$out/tcp.log"
@@ -55,6 +55,7 @@ mrc_wait_for 30 mrc_in
 mrc_wait_for 30 tcp_up
 t0a=$(mrc_fabric_ns t0a 1)
 echo "both transfers are running; now the spine link plane 1 / spine 0 silently drops everything:"
+date +%s.%N > "$out/fault_unix"
 run ip netns exec "$t0a" tc qdisc add dev up0 root netem loss 100%
 wait "$c1" "$s1" "$c2" "$s2" 2>/dev/null
 
@@ -68,7 +69,11 @@ def load(n):
     except Exception:
         return {"bytes": 0, "goodput_mbps": 0, "longest_stall_ms": 0, "verified": False,
                 "buckets_bytes": []}
-def spark(b):
+def spark(r):
+    # 100 ms per mark, whatever the buckets' width
+    k = max(1, 100 // r.get("bucket_ms", 100))
+    b = r["buckets_bytes"]
+    b = [sum(b[i:i + k]) for i in range(0, len(b), k)]
     marks = " .:-=+*#%@"
     top = max(b) if b and max(b) else 1
     return "".join(marks[min(9, int(9 * x / top))] for x in b[:120])
@@ -78,8 +83,8 @@ for name, r in (("MRC", m), ("TCP", t)):
           f"longest stall {r['longest_stall_ms']:8.1f} ms, "
           f"{'every byte verified' if r['verified'] else 'INCOMPLETE: ' + r.get('error', '')}")
 print("\ngoodput per 100 ms (taller = faster):")
-print("MRC |" + spark(m["buckets_bytes"]) + "|")
-print("TCP |" + spark(t["buckets_bytes"]) + "|")
+print("MRC |" + spark(m) + "|")
+print("TCP |" + spark(t) + "|")
 PY
 
 say "7. How MRC saw it: path events and counters on host A"
@@ -105,6 +110,7 @@ stalled = t["longest_stall_ms"] > 1000
 tcp = (f"TCP on one static path {'stalled' if stalled else 'did not stall'}: "
        f"{t['bytes'] >> 20} MiB in its 20 s, longest stall {t['longest_stall_ms']:.0f} ms")
 print(f"{mrc}; {tcp}.")
+open(f"{out}/verdict.txt", "w").write(f"{mrc}; {tcp}.\n")
 sys.exit(0 if m["verified"] and m["bytes"] == want else 1)
 PY
 echo "(full results in $out: mrc.server, tcp.server, monitor.txt)"
