@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Socket memory stays within the socket's limits and comes back:
+#  1. readers that never read, senders that never stop (4 connections,
+#     SO_SNDBUF = SO_RCVBUF = 64 KiB): once the senders are blocked, the
+#     kernel's own accounting (SO_MEMINFO, sampled every 100 ms by
+#     selftests/progs/stress.cpp) stays within its bound: receive memory
+#     <= 2 x rcvbuf + one packet (the drop threshold of the data path),
+#     send queue <= 2 x sndbuf + one 64 KiB chunk (sndbuf limits bytes,
+#     the accounting counts truesize); kernel memory (MemAvailable) grows
+#     by no more than the sockets' bounds allow;
+#  2. both programs killed (kill -9) while blocked, and a sender and a
+#     reader killed mid-transfer: every socket goes away (orphans
+#     included) within the policy's bound, the memory comes back, and the
+#     module unloads.
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+. "$MRC_ROOT/selftests/tools/mrcctl_lib.sh"
+
+STRESS=$MRC_BUILD/progs/mrc_stress
+N=4
+BUF=65536
+mrc_module_load
+a=$(mrc_ns_new a)
+b=$(mrc_ns_new b)
+ip link add name va netns "$a" type veth peer name vb netns "$b"
+ip -n "$a" addr add fd10::1/64 dev va nodad
+ip -n "$b" addr add fd10::2/64 dev vb nodad
+ip -n "$a" link set va up
+ip -n "$b" link set vb up
+res=$(mrc_tmpdir)
+
+jnum() { # FILE KEY: a number of the one-line JSON the program writes
+	grep -o "\"$2\": [0-9.]*" "$1" 2>/dev/null | head -1 | awk '{ print $2 }'
+}
+mem_kb() { # /proc/meminfo field in kB
+	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
+}
+conns() { # NS: connections of any state
+	count_rows in_ns "$1" "$MRCCTL" conn
+}
+mrc_slab() { # active objects of the MRC socket cache
+	awk '$1 == "MRC" { print $2 }' /proc/slabinfo
+}
+no_conns() { [ "$(conns "$a")" = 0 ] && [ "$(conns "$b")" = 0 ]; }
+
+avail0=$(mem_kb MemAvailable)
+unrecl0=$(mem_kb SUnreclaim)
+slab0=$(mrc_slab)
+
+# 1. Nobody reads, nobody stops.
+in_ns "$b" "$STRESS" server -p 7000 --no-read --rcvbuf $BUF --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/server.err"
+in_ns "$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --until "$res/never" \
+	--sndbuf $BUF --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
+cli=$!
+_mrc_pids+=("$cli")
+# Blocked: no progress over two seconds, with both buffers full.
+stalled() {
+	local b1 b2
+	b1=$(jnum "$res/client.json" bytes)
+	sleep 2
+	b2=$(jnum "$res/client.json" bytes)
+	[ -n "$b1" ] && [ "$b1" -gt 0 ] && [ "$b1" = "$b2" ]
+}
+mrc_check "senders blocked once the buffers are full" mrc_wait_for 90 stalled
+mrc_check_eq "the readers accepted $N connections" $N "$(jnum "$res/server.json" opened)"
+avail1=$(mem_kb MemAvailable)
+unrecl1=$(mem_kb SUnreclaim)
+sent=$(jnum "$res/client.json" bytes)
+rmem=$(jnum "$res/server.json" max_rmem_alloc)
+rcvbuf=$(jnum "$res/server.json" rcvbuf)
+wmem=$(jnum "$res/client.json" max_wmem_queued)
+sndbuf=$(jnum "$res/client.json" sndbuf)
+rbound=$((2 * rcvbuf + 16384))
+wbound=$((2 * sndbuf + 2 * 65536))
+mrc_info "sent ${sent} bytes per $N connections before blocking"
+mrc_info "receiver: rmem_alloc high-water ${rmem} B, rcvbuf ${rcvbuf}, bound ${rbound}"
+mrc_info "sender: wmem_queued high-water ${wmem} B, sndbuf ${sndbuf}, bound ${wbound}"
+mrc_check "receiver memory within 2 x rcvbuf + one packet" [ "$rmem" -le "$rbound" ]
+mrc_check "receiver memory was used (the test sees it)" [ "$rmem" -gt 0 ]
+mrc_check "sender memory within 2 x sndbuf + one chunk" [ "$wmem" -le "$wbound" ]
+mrc_check "sender memory was used (the test sees it)" [ "$wmem" -gt 0 ]
+grown=$((avail0 - avail1))
+mrc_info "MemAvailable -${grown} kB, SUnreclaim +$((unrecl1 - unrecl0)) kB while blocked"
+mrc_check "kernel memory grew by at most the sockets' bounds + 8 MiB" \
+	[ "$grown" -le $(((N * (rbound + wbound)) / 1024 + 8192)) ]
+
+# 2. kill -9 both while blocked: orphans with unsent and unread data.
+kill -9 "$cli" "$srv"
+wait "$cli" "$srv" 2>/dev/null
+t0=$SECONDS
+mrc_check "killed while blocked: every connection goes away" mrc_wait_for 60 no_conns
+mrc_info "gone after $((SECONDS - t0)) s"
+
+# kill -9 the reader mid-transfer: the sender gets an error, no hang.
+rm -f "$res/server.json" "$res/client.json"
+in_ns "$b" "$STRESS" server -p 7001 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/server.err"
+in_ns "$a" "$STRESS" client -c fd10::2 -p 7001 --conns 2 --until "$res/never" \
+	--deadline 120 --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
+cli=$!
+_mrc_pids+=("$cli")
+moving() { [ "$(jnum "$res/server.json" bytes)" -gt 1048576 ] 2>/dev/null; }
+mrc_check "reader killed mid-transfer: data was flowing" mrc_wait_for 60 moving
+kill -9 "$srv"
+t0=$SECONDS
+mrc_wait_for 90 eval '! kill -0 $cli'
+wait "$cli"
+mrc_check_eq "reader killed: the sender ended with an error" 1 "$?"
+mrc_info "sender ended after $((SECONDS - t0)) s: $(cat "$res/client.out")"
+mrc_check_match "reader killed: ECONNRESET or ETIMEDOUT" '"(ECONNRESET|ETIMEDOUT)": 2' \
+	"$(cat "$res/client.out")"
+mrc_check "reader killed: every connection goes away" mrc_wait_for 60 no_conns
+
+# kill -9 the sender mid-transfer: its orphans deliver what it wrote (or
+# reset), the reader sees the end, nothing stays.
+rm -f "$res/server.json" "$res/client.json"
+in_ns "$b" "$STRESS" server -p 7002 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/server.err"
+in_ns "$a" "$STRESS" client -c fd10::2 -p 7002 --conns 2 --until "$res/never" \
+	--report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
+cli=$!
+_mrc_pids+=("$cli")
+mrc_check "sender killed mid-transfer: data was flowing" mrc_wait_for 60 moving
+kill -9 "$cli"
+ended() { [ "$(jnum "$res/server.json" completed)" = 2 ]; }
+mrc_check "sender killed: the reader sees both streams end, every byte intact" \
+	mrc_wait_for 60 ended
+mrc_check_eq "sender killed: no stream corrupt or cut" 0 "$(jnum "$res/server.json" failed)"
+kill "$srv"
+wait "$srv"
+mrc_check "sender killed: every connection goes away" mrc_wait_for 60 no_conns
+
+# Everything came back.
+if [ -n "$slab0" ]; then
+	mrc_check "MRC socket objects back to where they were ($slab0)" \
+		mrc_wait_for 30 eval '[ "$(mrc_slab)" -le "$slab0" ]'
+else
+	mrc_skip "MRC socket objects back to where they were" "no MRC cache in /proc/slabinfo (merged)"
+fi
+avail2=$(mem_kb MemAvailable)
+mrc_info "MemAvailable: before ${avail0} kB, blocked ${avail1} kB, after ${avail2} kB"
+mrc_check "kernel memory returned (MemAvailable within 8 MiB of the start)" \
+	[ $((avail0 - avail2)) -le 8192 ]
+mrc_check "module unloads" mrc_wait_for 30 rmmod mrc
+mrc_check "module loads again" mrc_module_load
+mrc_done
