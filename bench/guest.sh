@@ -55,47 +55,28 @@ kmem_kb() {
 
 now() { date +%s.%N; }
 
-# tx bytes of a device in a namespace (no python: every process start
-# costs a lot under emulation)
-tx_bytes() {
-	ip -n "$1" -s link show dev "$2" | awk '/TX:/ { getline; print $1; exit }'
-}
-
 # fsub A B: A - B for decimals
 fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
 
-# pick_plane: the plane carrying this flow: plane 1 when it carries at
-# least 5% of host A's traffic (every multi-plane protocol does), else the
-# busiest. Samples host A's plane devices over 0.5 s.
-pick_plane() {
-	local p a=() b=() best=0 bestd=-1 total=0 d
-	for p in $(seq 0 $((P - 1))); do a[p]=$(tx_bytes "$FAB_A" "pl$p"); done
-	sleep 0.5
-	for p in $(seq 0 $((P - 1))); do
-		b[p]=$(tx_bytes "$FAB_A" "pl$p")
-		d=$((b[p] - a[p]))
-		total=$((total + d))
-		if [ "$d" -gt "$bestd" ]; then best=$p; bestd=$d; fi
-	done
-	d=$((b[1] - a[1]))
-	if [ "$P" -gt 1 ] && [ $((d * 20)) -ge "$total" ]; then
-		echo 1
-	else
-		echo "$best"
-	fi
+# Commands for a namespace go through a FIFO to a long-running
+# `tc -batch` or `ip -batch` in it: no process start when a fault must
+# happen on time (starting one costs seconds in a contended VM).
+FIFOS=/tmp/bench-fifo
+declare -A _ctl_fd
+ctl_start() { # NS tc|ip
+	local f=$FIFOS/$1.$2 fd
+	mkfifo "$f"
+	$2 -n "$1" -force -batch "$f" >> "$RAW/ctl.log" 2>&1 &
+	_mrc_pids+=("$!")
+	exec {fd}>"$f"
+	_ctl_fd[$1.$2]=$fd
 }
-
-# pick_spine PLANE: the busiest spine link (T0a up) of that plane.
-pick_spine() {
-	local pl=$1 s a=() d best=0 bestd=-1 t0a
-	t0a=$(mrc_fabric_ns t0a "$pl")
-	for s in $(seq 0 $((S - 1))); do a[s]=$(tx_bytes "$t0a" "up$s"); done
-	sleep 0.5
-	for s in $(seq 0 $((S - 1))); do
-		d=$(($(tx_bytes "$t0a" "up$s") - a[s]))
-		if [ "$d" -gt "$bestd" ]; then best=$s; bestd=$d; fi
-	done
-	echo "$best"
+ctl() { # NS tc|ip COMMAND...
+	local fd=${_ctl_fd[$1.$2]}
+	local ns=$1 kind=$2
+	shift 2
+	echo "$*" >&"$fd"
+	echo "$ns $kind: $*" >> "$RAW/ctl.log"
 }
 
 # --- the fabric -----------------------------------------------------------
@@ -103,6 +84,7 @@ pick_spine() {
 log "loading mrc.ko, building the $P x $S fabric"
 mrc_module_load
 mrc_fabric_build "$P" "$S" || { echo "bench: fabric build failed"; exit 1; }
+log "fabric built; configuring MRC"
 mrc_fabric_pin_addr 1 0
 mrc_fabric_mrc_config usid || { echo "bench: mrcctl configuration failed"; exit 1; }
 for h in "$FAB_A" "$FAB_B"; do
@@ -113,6 +95,21 @@ done
 for p in $(seq 0 $((P - 1))); do
 	A sysctl -qw "net.ipv6.conf.pl$p.keep_addr_on_down=1"
 done
+
+mkdir -p "$FIFOS"
+T0A_LIST=""
+for p in $(seq 0 $((P - 1))); do
+	ctl_start "$(mrc_fabric_ns t0a "$p")" tc
+	ctl_start "$(mrc_fabric_ns t0b "$p")" tc
+	T0A_LIST="$T0A_LIST${T0A_LIST:+,}$(mrc_fabric_ns t0a "$p")"
+done
+ctl_start "$FAB_A" ip
+# The fault agent (bench/fault.py), one python for the whole bench.
+mkfifo "$FIFOS/agent"
+python3 "$here/fault.py" --a "$FAB_A" --t0a "$T0A_LIST" --fifo-dir "$FIFOS" \
+	--requests "$FIFOS/agent" >> "$RAW/agent.log" 2>&1 &
+_mrc_pids+=("$!")
+exec {AGENT_FD}>"$FIFOS/agent"
 
 # MPTCP: one subflow per plane. Host A's plane addresses become reachable
 # from B across the plane (routes like those to A's own address), source
@@ -142,6 +139,7 @@ mptcp_setup() {
 	done
 }
 if has "$PROTOS" mptcp; then
+	log "configuring MPTCP"
 	if ! mptcp_setup; then
 		echo "bench: MPTCP setup failed: the mptcp runs are skipped"
 		mptcp_ok=0
@@ -151,8 +149,11 @@ if has "$PROTOS" mptcp; then
 	ip -n "$FAB_A" mptcp endpoint add "${FAB_A_PLANE_ADDR[0]}" dev pl0 subflow fullmesh 2>/dev/null
 	ip -n "$FAB_A" mptcp endpoint show > "$RAW/mptcp-endpoints.txt" 2>&1
 fi
-A ip -6 route show > "$RAW/routes-a.txt"
-A ip -6 rule show >> "$RAW/routes-a.txt"
+# Host A's routes, one per line, to restore after a plane went down.
+ip -n "$FAB_A" -6 route show table all |
+	awk '/^[ \t]/ { printf " %s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { print "" }' |
+	grep -v -e 'table local' -e '^fe80' -e '^multicast' -e '^ff00' > "$RAW/routes-a.txt"
+ip -n "$FAB_A" -6 rule show > "$RAW/rules-a.txt"
 
 # Per protocol: mrc-perf arguments (client side).
 proto_args() {
@@ -170,14 +171,14 @@ srv_proto() { case $1 in tcp-ecmp) echo tcp ;; *) echo "$1" ;; esac; }
 shape() {
 	local p
 	for p in $(seq 0 $((P - 1))); do
-		tc -n "$(mrc_fabric_ns t0b "$p")" qdisc replace dev host root \
+		ctl "$(mrc_fabric_ns t0b "$p")" tc qdisc replace dev host root \
 			tbf rate "${RATE}mbit" burst 64kb limit 512kb
 	done
 }
 unshape() {
 	local p
 	for p in $(seq 0 $((P - 1))); do
-		tc -n "$(mrc_fabric_ns t0b "$p")" qdisc del dev host root 2>/dev/null
+		ctl "$(mrc_fabric_ns t0b "$p")" tc qdisc del dev host root
 	done
 }
 
@@ -192,7 +193,7 @@ write_meta() {
 		for kv in "$@"; do
 			case ${kv#*=} in
 			'' ) printf '%s"%s": null' "$sep" "${kv%%=*}" ;;
-			[0-9-]* | null | \"*) printf '%s"%s": %s' "$sep" "${kv%%=*}" "${kv#*=}" ;;
+			[0-9-]* | null | \"* | "{"*) printf '%s"%s": %s' "$sep" "${kv%%=*}" "${kv#*=}" ;;
 			*) printf '%s"%s": "%s"' "$sep" "${kv%%=*}" "${kv#*=}" ;;
 			esac
 			sep=", "
@@ -202,96 +203,78 @@ write_meta() {
 }
 
 # xfer NAME PROTO SCENARIO FAULT: one timed transfer (1 ms buckets). FAULT
-# is none|loss|blackhole|planedown; loss starts before the transfer,
-# the others FAULT_AT seconds in. Undoes the fault afterwards.
+# is none|loss|blackhole|planedown; loss starts before the transfer, the
+# others FAULT_AT seconds after data starts to flow (bench/fault.py picks
+# the plane and spine the protocol uses and injects). Undone afterwards.
 xfer() {
-	local name=$1 proto=$2 scen=$3 fault=$4 srv cli mon= t_fault=0 desc=none
-	local pl= sp= t0a undo=: cpu0 cpu1 stat0 t_start conns=
+	local name=$1 proto=$2 scen=$3 fault=$4 srv cli mon= sp t0a cpu0 cpu1 t_start
+	local t_loss=0 watch_fault=none
 	port=$((port + 1))
 	log "$name"
-	stat0=$(A cat /proc/net/mrc_stat 2>/dev/null | tr '\n' ' ')
 	B "$MRC_PERF" server -P "$(srv_proto "$proto")" -p "$port" -n 0 -j --bucket-ms 1 \
-		--time-limit $((DUR + 20)) > "$RAW/$name.server" 2> "$RAW/$name.server.log" &
+		--time-limit $((DUR + 30)) > "$RAW/$name.server" 2> "$RAW/$name.server.log" &
 	srv=$!
 	_mrc_pids+=("$srv")
-	mrc_wait_for 30 grep -q listening "$RAW/$name.server.log"
+	mrc_wait_for 60 grep -q listening "$RAW/$name.server.log"
 	if [ "$proto" = mrc ]; then
 		A "$MRCCTL" -j monitor > "$RAW/$name.events" 2>&1 &
 		mon=$!
 		_mrc_pids+=("$mon")
 	fi
-	if [ "$fault" = loss ]; then
+	t0a=$(mrc_fabric_ns t0a 1)
+	case $fault in
+	loss)
 		# 1% random loss on plane 1's spine links (A -> B), from the start
-		pl=1
 		for sp in $(seq 0 $((S - 1))); do
-			tc -n "$(mrc_fabric_ns t0a 1)" qdisc replace dev "up$sp" root netem loss 1%
+			ctl "$t0a" tc qdisc replace dev "up$sp" root netem loss 1%
 		done
-		undo="for sp in \$(seq 0 $((S - 1))); do tc -n $(mrc_fabric_ns t0a 1) qdisc del dev up\$sp root; done"
-		desc="netem loss 1% on plane 1's spine links"
-		t_fault=$(now)
-	fi
+		t_loss=$(now)
+		;;
+	blackhole | planedown) watch_fault=$fault ;;
+	esac
+	local wf=$RAW/$name.fault wport=0
+	[ "$proto" = mptcp ] && wport=$port
+	echo "$wf $watch_fault $FAULT_AT $wport $((DUR + 30))" >&"$AGENT_FD"
+	mrc_wait_for 120 test -e "$wf.armed" || log "the fault agent is not answering"
 	cpu0=$(cpu_busy)
 	t_start=$(now)
 	# shellcheck disable=SC2046
 	A "$MRC_PERF" client $(proto_args "$proto") -p "$port" -j --bucket-ms 1 \
-		--duration "$DUR" --time-limit $((DUR + 15)) > "$RAW/$name.client" 2>&1 &
+		--duration "$DUR" --time-limit $((DUR + 25)) > "$RAW/$name.client" 2>&1 &
 	cli=$!
 	_mrc_pids+=("$cli")
-	if [ "$proto" = mptcp ]; then
-		sleep 1
-		conns=$(A ss -Htn state established "( dport = :$port )" | wc -l)
-	fi
-	case $fault in
-	blackhole | planedown)
-		# place the fault FAULT_AT s after the start (the pickers sample
-		# 0.5 s each just before it)
-		sleep "$(awk -v f="$FAULT_AT" -v e="$(fsub "$(now)" "$t_start")" \
-			'BEGIN { d = f - 1.2 - e; printf "%.3f\n", d > 0 ? d : 0 }')"
-		pl=$(pick_plane)
-		if [ "$fault" = blackhole ]; then
-			sp=$(pick_spine "$pl")
-			t0a=$(mrc_fabric_ns t0a "$pl")
-			t_fault=$(now)
-			tc -n "$t0a" qdisc replace dev "up$sp" root netem loss 100%
-			undo="tc -n $t0a qdisc del dev up$sp root"
-			desc="silent blackhole: netem loss 100% on plane $pl spine $sp (T0a up$sp)"
-		else
-			A ip -6 route show | awk '/^[ \t]/ { printf " %s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { print "" }' \
-				> "$RAW/$name.routes"
-			t_fault=$(now)
-			A ip link set "pl$pl" down
-			undo="plane_up $pl $RAW/$name.routes"
-			desc="local plane down: host A's pl$pl set down"
-		fi
-		;;
-	esac
 	wait "$cli"
 	local crc=$?
 	wait "$srv"
 	local src=$?
 	cpu1=$(cpu_busy)
+	mrc_wait_for $((DUR + 40)) test -e "$wf"
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null
-	eval "$undo"
-	A cat /proc/net/mrc_stat 2>/dev/null > "$RAW/$name.mrcstat.after"
-	echo "$stat0" > "$RAW/$name.mrcstat.before"
+	# undo whatever was done
+	for p in $(seq 0 $((P - 1))); do
+		for sp in $(seq 0 $((S - 1))); do
+			case $fault in
+			loss | blackhole) ctl "$(mrc_fabric_ns t0a "$p")" tc qdisc del dev "up$sp" root ;;
+			esac
+		done
+		[ "$fault" = planedown ] && ctl "$FAB_A" ip link set "pl$p" up
+	done
+	[ "$fault" = planedown ] && plane_restore
 	write_meta "$name" name="$name" proto="$proto" scenario="$scen" fault="$fault" \
-		fault_desc="\"$desc\"" fault_unix="$t_fault" start_unix="$t_start" \
-		plane="${pl:-null}" spine="${sp:-null}" duration_s="$DUR" rate_mbit="$RATE" \
+		watch="$(grep '^{' "$wf" 2>/dev/null || echo null)" \
+		loss_unix="$t_loss" start_unix="$t_start" duration_s="$DUR" rate_mbit="$RATE" \
 		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(fsub "$cpu1" "$cpu0")" \
-		client_rc="$crc" server_rc="$src" mptcp_subflows="${conns:-null}"
+		client_rc="$crc" server_rc="$src"
 }
 
-# Bring host A's plane back and restore the routes the down took away.
-plane_up() {
-	local pl=$1 routes=$2 line
-	A ip link set "pl$pl" up
-	mrc_wait_for 10 sh -c "ip -n $FAB_A -6 addr show dev pl$pl | grep -q 'fd01.*scope global'"
+# After a plane came back up: restore host A's routes (the down removed
+# those through it), then wait until they are there.
+plane_restore() {
+	local line
 	while read -r line; do
-		[ -n "$line" ] || continue
-		# shellcheck disable=SC2086
-		ip -n "$FAB_A" -6 route replace $line 2>/dev/null
-	done < "$routes"
-	mrc_wait_for 10 ip -n "$FAB_A" -6 route get "fc00:0:$(printf '1%x00' "$pl")::" oif "pl$pl"
+		[ -n "$line" ] && ctl "$FAB_A" ip route replace "$line"
+	done < "$RAW/routes-a.txt"
+	mrc_wait_for 20 sh -c "ip -n $FAB_A -6 route show $FAB_B_PINNED | grep -q via"
 }
 
 rr() { # NAME PROTO

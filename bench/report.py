@@ -112,6 +112,15 @@ def load_runs(raw):
         if name == "run":
             continue
         meta = json.load(open(m))
+        w = meta.get("watch") or {}
+        meta["fault_unix"] = w.get("fault_unix")
+        meta["plane"], meta["spine"] = w.get("plane"), w.get("spine")
+        meta["fault_desc"] = w.get("desc")
+        meta["mptcp_subflows"] = w.get("subflows") if meta.get("proto") == "mptcp" else None
+        if meta.get("fault") == "loss":
+            meta["fault_unix"] = meta.get("loss_unix")
+            meta["plane"] = 1
+            meta["fault_desc"] = "netem loss 1% on plane 1's spine links"
         runs[name] = {
             "meta": meta,
             "server": load_json(os.path.join(raw, name + ".server")),
@@ -143,7 +152,11 @@ def xfer_summary(r):
         "cpu_busy_s": meta.get("cpu_busy_s"),
         "gb": (s.get("bytes") or 0) / 1e9,
     }
-    if meta.get("fault") in ("blackhole", "planedown"):
+    if meta.get("fault") in ("blackhole", "planedown") and not meta.get("fault_unix"):
+        out["error"] = out.get("error") or "the fault was not injected (%s)" % meta.get(
+            "fault_desc")
+        out["verified"] = False
+    elif meta.get("fault") in ("blackhole", "planedown"):
         out["pre_mbps"] = tl.rate(-(meta["fault_unix"] - tl.t0) + 1.0, -0.05)
         out["post_mbps"] = tl.rate(1.5, (len(tl.b) * tl.ms + tl.t0 - tl.fault) - 0.5)
         out["stall_after_fault_ms"] = tl.stall_after()
