@@ -15,6 +15,13 @@
 . "$(dirname "$0")/../lib.sh"
 
 INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
+# Cheaper than "ip netns exec" in the emulated guest (no mount namespace);
+# /proc/net follows the network namespace.
+in_ns() {
+	local ns=$1
+	shift
+	nsenter -F --net="/run/netns/$ns" "$@"
+}
 mrc_module_load
 A=$(mrc_ns_new inja)
 B=$(mrc_ns_new injb)
@@ -29,28 +36,30 @@ for l in "$A a-b" "$A a-x" "$B b-a" "$X x-a"; do
 	set -- $l
 	ip -n "$1" link set "$2" up
 done
-ip netns exec "$A" sysctl -qw net.ipv6.conf.all.forwarding=1
+in_ns "$A" sysctl -qw net.ipv6.conf.all.forwarding=1
 ip -n "$B" route add fd01::/64 via fd00::1
 ip -n "$X" route add default via fd01::1
 
 res=$(mrc_tmpdir)
 port=$((20000 + RANDOM % 10000))
-# A transfer B -> A that lasts while the packets fly (the server takes
-# whatever the client sends, until EOF).
-ip netns exec "$A" "$MRC_PERF" server -j -p "$port" -n 0 \
+# A transfer B -> A that lasts while the packets fly: the server checks
+# every byte the client sends until EOF; the client runs until it is
+# stopped (its socket then closes gracefully: everything written arrives).
+nsenter -F --net="/run/netns/$A" "$MRC_PERF" server -j -p "$port" -n 0 \
 	> "$res/server.json" 2> "$res/server.log" &
 srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.log"
-ip netns exec "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --duration 30 \
+nsenter -F --net="/run/netns/$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --duration 600 \
 	> "$res/client.json" 2> "$res/client.log" &
 cli=$!
 _mrc_pids+=("$cli")
 
 stat() { # NS NAME
-	ip netns exec "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
+	in_ns "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
 }
 stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
+mrc_info "set up in $SECONDS s"
 mrc_check "transfer under way (data arriving at A)" \
 	mrc_wait_for 60 stat_at_least "$A" InPkts 200
 
@@ -78,16 +87,17 @@ done < "$res/inject.txt"
 mrc_check "the client was still sending when the injection ended" kill -0 "$cli"
 mrc_check "data still flows after the injection" \
 	mrc_wait_for 30 stat_at_least "$A" InPkts $(($(stat "$A" InPkts) + 200))
+kill -TERM "$cli"
 wait "$cli"
-crc=$?
+srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
+mrc_check "the server saw the end of the stream" mrc_wait_for 60 srv_gone
 wait "$srv"
 src=$?
-mrc_check_eq "client finished without error" 0 "$crc"
-mrc_check_eq "server verified every byte" "0 True" \
+mrc_check_eq "server verified every byte up to the client's close" "0 True" \
 	"$src $(mrc_json "$res/server.json" verified 2>/dev/null)"
 mrc_info "transfer: $(mrc_json "$res/server.json" bytes 2>/dev/null) bytes verified," \
 	"$(( $(stat "$A" InPkts) - in_before )) packets into A since the injection began"
-if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
+if [ "$src" != 0 ]; then
 	sed 's/^/# client: /' "$res/client.json" "$res/client.log" | head -20
 	sed 's/^/# server: /' "$res/server.json" "$res/server.log" | head -20
 fi
