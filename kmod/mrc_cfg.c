@@ -134,6 +134,23 @@ static struct notifier_block mrc_netdev_nb = {
 	.notifier_call = mrc_netdev_event,
 };
 
+/* What a data-path user copies of path @p on plane @pl (RCU held). */
+static void mrc_cfg_cand_fill(struct mrc_cfg_cand *c,
+			      const struct mrc_cfg_path *p,
+			      const struct mrc_plane *pl)
+{
+	c->path_id = p->id;
+	c->plane = p->plane;
+	c->ifindex = READ_ONCE(pl->ifindex);
+	c->saddr = pl->saddr;
+	c->mode = p->mode;
+	c->nr_segs = p->nr_segs;
+	c->entropy = p->entropy;
+	c->weight = p->weight;
+	c->prefix_len = p->dst_len;
+	memcpy(c->segs, p->segs, sizeof(c->segs));
+}
+
 /**
  * mrc_cfg_path_lookup() - paths a new connection to @dst may use.
  * @net: the namespace.
@@ -174,24 +191,12 @@ int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
 		if (!pl || !READ_ONCE(pl->oper_up))
 			continue;
 		list_for_each_entry_rcu(p, &mn->paths, list) {
-			struct mrc_cfg_cand *c;
-
 			if (p->plane != plane || p->deny || p->dst_len != best ||
 			    !ipv6_prefix_equal(&p->dst, dst, p->dst_len))
 				continue;
 			if (n >= max)
 				goto out;
-			c = &cand[n++];
-			c->path_id = p->id;
-			c->plane = plane;
-			c->ifindex = READ_ONCE(pl->ifindex);
-			c->saddr = pl->saddr;
-			c->mode = p->mode;
-			c->nr_segs = p->nr_segs;
-			c->entropy = p->entropy;
-			c->weight = p->weight;
-			c->prefix_len = p->dst_len;
-			memcpy(c->segs, p->segs, sizeof(c->segs));
+			mrc_cfg_cand_fill(&cand[n++], p, pl);
 		}
 	}
 out:
@@ -199,6 +204,67 @@ out:
 	return n;
 }
 EXPORT_SYMBOL_GPL(mrc_cfg_path_lookup);
+
+/**
+ * mrc_cfg_ports_up() - which planes of the namespace are up, as the
+ * port-status bitmap of SACKs and endpoint operations says it.
+ * @net: the namespace.
+ *
+ * Context: any (RCU inside).
+ * Return: bit i set when plane i exists and is operationally up.
+ */
+u32 mrc_cfg_ports_up(struct net *net)
+{
+	struct mrc_net *mn = mrc_net(net);
+	u32 plane, mask = 0;
+
+	rcu_read_lock();
+	for (plane = 0; plane <= MRC_PLANE_MAX; plane++) {
+		const struct mrc_plane *pl = rcu_dereference(mn->planes[plane]);
+
+		if (pl && READ_ONCE(pl->oper_up))
+			mask |= BIT(plane);
+	}
+	rcu_read_unlock();
+	return mask;
+}
+
+/**
+ * mrc_cfg_path_get() - one configured path, by id, for a probe.
+ * @net: the namespace.
+ * @id: the path id.
+ * @cand: filled in; @cand->prefix_len is the path's prefix length and
+ *	@dst receives its destination prefix.
+ * @dst: the path's destination prefix.
+ *
+ * Context: any (RCU inside).
+ * Return: 0, -ENOENT when there is no such path, -ENETDOWN when the path
+ * is denied or its plane is missing or down.
+ */
+int mrc_cfg_path_get(struct net *net, u32 id, struct mrc_cfg_cand *cand,
+		     struct in6_addr *dst)
+{
+	struct mrc_net *mn = mrc_net(net);
+	const struct mrc_cfg_path *p;
+	const struct mrc_plane *pl;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &mn->paths, list) {
+		if (p->id != id)
+			continue;
+		pl = rcu_dereference(mn->planes[p->plane]);
+		err = -ENETDOWN;
+		if (p->deny || !pl || !READ_ONCE(pl->oper_up))
+			break;
+		mrc_cfg_cand_fill(cand, p, pl);
+		*dst = p->dst;
+		err = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return err;
+}
 
 /**
  * mrc_cfg_policy_find() - find a policy by name.

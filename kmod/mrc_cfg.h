@@ -251,6 +251,7 @@ struct mrc_nl_conn_path {
  * @retx_ev: retransmissions after a per-EV loss.
  * @ttr_count: recoveries measured.
  * @ttr_max_ns: longest time to recovery.
+ * @ttr_hist: recoveries per MRC_TTR_BUCKETS bucket.
  * @bytes_sent: payload bytes sent (first transmissions).
  * @bytes_recv: payload bytes delivered.
  * @nr_paths: entries of @paths.
@@ -278,6 +279,7 @@ struct mrc_nl_conn {
 	u64 retx_ev;
 	u64 ttr_count;
 	u64 ttr_max_ns;
+	u64 ttr_hist[MRC_TTR_BUCKETS];
 	u64 bytes_sent;
 	u64 bytes_recv;
 	unsigned int nr_paths;
@@ -287,6 +289,9 @@ struct mrc_nl_conn {
 /* Configuration lookups for the data path (any context, RCU inside). */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
 			struct mrc_cfg_cand *cand, unsigned int max);
+u32 mrc_cfg_ports_up(struct net *net);
+int mrc_cfg_path_get(struct net *net, u32 id, struct mrc_cfg_cand *cand,
+		     struct in6_addr *dst);
 int mrc_cfg_policy_get(struct net *net, const char *name,
 		       struct mrc_policy *out, char *name_out);
 u32 mrc_cfg_max_ev_set(struct net *net);

@@ -450,6 +450,72 @@ static void mrc_glue_free_acked(struct mrc_sock *msk)
 }
 
 /**
+ * mrc_glue_send_port_status() - tell the peer at once which of our planes
+ * are up (ENDPOINT_REQUEST PORT_STATUS_UPDATE), one copy along a GOOD path
+ * of each plane that is up, so the news arrives even when the plane it is
+ * about is the one that failed.
+ * @msk: the socket (locked).
+ *
+ * Return: the number of copies sent.
+ */
+int mrc_glue_send_port_status(struct mrc_sock *msk)
+{
+	struct mrc_pkt pkt = {};
+	u32 i, sent_planes = 0;
+	int sent = 0;
+
+	if (!mrc_glue_live(msk))
+		return 0;
+	pkt.type = MRC_PKT_EP_REQ;
+	pkt.bth.opcode = MRC_OP_EP_REQUEST;
+	pkt.bth.pkey = MRC_PKEY_DEFAULT;
+	pkt.bth.dest_qpn = MRC_QPN_ENDPOINT;
+	pkt.u.ep_req.op = MRC_EP_PORT_STATUS_UPDATE;
+	pkt.u.ep_req.req_id = get_random_u16();
+	pkt.u.ep_req.port_status = ~msk->conn->paths.plane_down;
+	pkt.u.ep_req.tx_time = ktime_get_ns();
+	for (i = 0; i < mrc_conn_path_count(msk->conn); i++) {
+		const struct mrc_path *p = mrc_conn_path(msk->conn, i);
+
+		if (!p || p->state != MRC_PATH_GOOD || p->plane >= 32 ||
+		    (sent_planes & BIT(p->plane)))
+			continue;
+		sent_planes |= BIT(p->plane);
+		mrc_glue_send_ctrl(msk, &pkt, p->ev);
+		sent++;
+	}
+	return sent;
+}
+
+/**
+ * mrc_glue_peer_ports() - the peer reported which of its planes are up.
+ * @msk: the socket (locked).
+ * @up_mask: bit i set when the peer's plane i is up.
+ *
+ * An update that would leave the connection no plane at all is ignored:
+ * a peer with every port down could not have sent it, so it is forged or
+ * stale, and acting on it would only stall the connection. The peer's
+ * SACKs carry the same bitmap and correct any stale value.
+ *
+ * Return: true when the update was applied.
+ */
+bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
+{
+	u32 i, used = 0;
+
+	if (!mrc_glue_live(msk))
+		return false;
+	for (i = 0; i < msk->ncands; i++)
+		if (msk->cands[i].plane < 32)
+			used |= BIT(msk->cands[i].plane);
+	if (!(up_mask & used))
+		return false;
+	mrc_conn_set_peer_ports(msk->conn, up_mask, ktime_get_ns());
+	mrc_glue_push(msk);
+	return true;
+}
+
+/**
  * mrc_glue_push() - send what the engine allows, handle its events, free
  * acknowledged bytes, re-arm the timer.
  * @msk: the socket (locked).
@@ -575,6 +641,15 @@ void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		net_dbg_ratelimited("mrc: qpn %u dropped a packet: %s\n",
 				    msk->lqpn, mrc_conn_drop_name(drop));
 		goto free;
+	}
+	if (pkt->type == MRC_PKT_DATA && v.place_len && !v.dup &&
+	    sock_flag(sk, SOCK_DEAD)) {
+		/* New data for a closed socket nobody will read: reset the
+		 * peer, as TCP does, instead of taking it in for ever.
+		 */
+		kfree_skb(skb);
+		mrc_cm_abort(msk);
+		return;
 	}
 	if (pkt->type == MRC_PKT_DATA) {
 		if (v.dup)
@@ -957,6 +1032,7 @@ int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 		info.mrci_ttr_max_ns = ci.ttr_max_ns;
 		info.mrci_ttr_total_ns = ci.ttr_total_ns;
 		info.mrci_ttr_last_ns = ci.ttr_last_ns;
+		memcpy(info.mrci_ttr_hist, ci.ttr_hist, sizeof(info.mrci_ttr_hist));
 		info.mrci_bytes_sent = ci.tx_bytes;
 		info.mrci_bytes_acked = ci.snd_una_off;
 		info.mrci_bytes_received = ci.rcv_deliver_off;

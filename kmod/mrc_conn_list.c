@@ -99,6 +99,7 @@ static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH];
 	ci->ttr_count = info.ttr_count;
 	ci->ttr_max_ns = info.ttr_max_ns;
+	memcpy(ci->ttr_hist, info.ttr_hist, sizeof(ci->ttr_hist));
 	ci->bytes_sent = info.snd_una_off;
 	ci->bytes_recv = info.rcv_deliver_off;
 
@@ -123,8 +124,12 @@ static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 	return n;
 }
 
-/* Take references on up to MRC_LIST_BATCH sockets of bucket @b. */
-static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, struct mrc_sock **out)
+/*
+ * Take references on up to MRC_LIST_BATCH sockets of bucket @b, skipping
+ * its first @skip entries (callers walk a long bucket batch by batch).
+ */
+static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
+			    struct mrc_sock **out)
 {
 	struct mrc_sock *msk;
 	int n = 0;
@@ -133,6 +138,10 @@ static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, struct mrc_sock **out)
 	hlist_for_each_entry_rcu(msk, &dn->qpn_tbl[b], qpn_node) {
 		if (n == MRC_LIST_BATCH)
 			break;
+		if (skip) {
+			skip--;
+			continue;
+		}
 		if (refcount_inc_not_zero(&msk->sk.sk_refcnt))
 			out[n++] = msk;
 	}
@@ -163,28 +172,31 @@ int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!paths)
 		return -ENOMEM;
 	for (; b < HASH_SIZE(dn->qpn_tbl) && !done; b++) {
-		int i, n = mrc_conn_collect(dn, b, batch);
+		int i, n;
 
-		for (i = 0; i < n; i++) {
-			struct mrc_sock *msk = batch[i];
-			struct mrc_nl_conn ci;
+		do {
+			n = mrc_conn_collect(dn, b, cb->args[1], batch);
+			for (i = 0; i < n; i++) {
+				struct mrc_sock *msk = batch[i];
+				struct mrc_nl_conn ci;
 
-			if (!done && i >= (int)cb->args[1]) {
-				lock_sock(&msk->sk);
-				if (mrc_conn_match(msk, filter)) {
-					mrc_conn_describe(msk, &ci, paths,
-							  MRC_PATH_EV_INDEX_MASK);
-					if (mrc_conn_fill(skb, &ci,
-							  NETLINK_CB(cb->skb).portid,
-							  cb->nlh->nlmsg_seq, NLM_F_MULTI))
-						done = 1;
+				if (!done) {
+					lock_sock(&msk->sk);
+					if (mrc_conn_match(msk, filter)) {
+						mrc_conn_describe(msk, &ci, paths,
+								  MRC_PATH_EV_INDEX_MASK);
+						done = mrc_conn_fill(skb, &ci,
+								     NETLINK_CB(cb->skb).portid,
+								     cb->nlh->nlmsg_seq,
+								     NLM_F_MULTI) != 0;
+					}
+					release_sock(&msk->sk);
+					if (!done)
+						cb->args[1]++;
 				}
-				release_sock(&msk->sk);
-				if (!done)
-					cb->args[1] = i + 1;
+				sock_put(&msk->sk);
 			}
-			sock_put(&msk->sk);
-		}
+		} while (!done && n == MRC_LIST_BATCH);
 		if (done)
 			break;
 		cb->args[1] = 0;
@@ -231,9 +243,30 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 	return err;
 }
 
+/* Peers told of a plane change during one notification (one update each). */
+#define MRC_TOLD_MAX	64
+
+struct mrc_told {
+	struct in6_addr *addr;	/* NULL when the allocation failed */
+	u32 n;
+};
+
+/* Should @peer be told? Without room to remember, tell it again. */
+static bool mrc_told_first(struct mrc_told *t, const struct in6_addr *peer)
+{
+	u32 i;
+
+	for (i = 0; t->addr && i < t->n; i++)
+		if (ipv6_addr_equal(&t->addr[i], peer))
+			return false;
+	if (t->addr && t->n < MRC_TOLD_MAX)
+		t->addr[t->n++] = *peer;
+	return true;
+}
+
 /* Apply one configuration change to one connection (socket locked). */
 static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
-			   const struct mrc_cfg_notify *n)
+			   const struct mrc_cfg_notify *n, struct mrc_told *told)
 {
 	u64 now = ktime_get_ns();
 	u32 i;
@@ -245,6 +278,9 @@ static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
 	case MRC_CFG_PLANE_DOWN:
 	case MRC_CFG_PLANE_DEL:
 		mrc_conn_set_plane(msk->conn, n->plane, event == MRC_CFG_PLANE_UP, now);
+		if (mrc_told_first(told, &msk->daddr))
+			MRC_ADD_STATS(sock_net(&msk->sk), MRC_MIB_PORT_STATUS_SENT,
+				      mrc_glue_send_port_status(msk));
 		break;
 	case MRC_CFG_PATH_DEL:
 	case MRC_CFG_PATH_DENY:
@@ -284,18 +320,28 @@ static int mrc_conn_cfg_event(struct notifier_block *nb, unsigned long event,
 	const struct mrc_cfg_notify *n = data;
 	struct mrc_dp_net *dn = mrc_dp_net(n->net);
 	struct mrc_sock *batch[MRC_LIST_BATCH];
-	u32 b;
+	struct mrc_told told = {};
+	u32 b, skip;
+	int i, cnt;
 
+	if (event == MRC_CFG_PLANE_UP || event == MRC_CFG_PLANE_DOWN ||
+	    event == MRC_CFG_PLANE_DEL)
+		told.addr = kmalloc_array(MRC_TOLD_MAX, sizeof(*told.addr),
+					  GFP_KERNEL);
 	for (b = 0; b < HASH_SIZE(dn->qpn_tbl); b++) {
-		int i, cnt = mrc_conn_collect(dn, b, batch);
-
-		for (i = 0; i < cnt; i++) {
-			lock_sock(&batch[i]->sk);
-			mrc_conn_apply(batch[i], event, n);
-			release_sock(&batch[i]->sk);
-			sock_put(&batch[i]->sk);
-		}
+		skip = 0;
+		do {
+			cnt = mrc_conn_collect(dn, b, skip, batch);
+			for (i = 0; i < cnt; i++) {
+				lock_sock(&batch[i]->sk);
+				mrc_conn_apply(batch[i], event, n, &told);
+				release_sock(&batch[i]->sk);
+				sock_put(&batch[i]->sk);
+			}
+			skip += cnt;
+		} while (cnt == MRC_LIST_BATCH);
 	}
+	kfree(told.addr);
 	return NOTIFY_OK;
 }
 

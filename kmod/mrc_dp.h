@@ -11,6 +11,8 @@
  *   b. struct mrc_dp_net::tbl_lock (spinlock, BH): insertion into and
  *      removal from the QPN and port tables; lookups use RCU and take a
  *      socket reference before leaving the RCU section.
+ *   c. struct mrc_dp_net::ep_lock (spinlock, BH): the waiting EV probes;
+ *      innermost, no other lock is taken under it.
  * The listener's lock is never held while a child's is taken, except in
  * accept() (listener, then child), which is the only order used.
  */
@@ -19,6 +21,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <net/sock.h>
 
@@ -46,6 +49,9 @@ enum mrc_sock_state {
  * @port_tbl: bound sockets by local service port.
  * @next_port: where the search for an ephemeral port starts.
  * @cfg_nb: subscription to the namespace's configuration changes.
+ * @ep_lock: protects @ep_probes (taken in softirq).
+ * @ep_probes: EV probes waiting for their answer (struct mrc_ep_probe).
+ * @ep_rl: rate limit of endpoint requests answered or applied.
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */
@@ -56,6 +62,9 @@ struct mrc_dp_net {
 	DECLARE_HASHTABLE(port_tbl, 8);
 	u16 next_port;
 	struct notifier_block cfg_nb;
+	spinlock_t ep_lock;	/* the list of waiting probes */
+	struct list_head ep_probes;
+	struct ratelimit_state ep_rl;
 };
 
 extern unsigned int mrc_dp_net_id;

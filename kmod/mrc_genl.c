@@ -24,6 +24,7 @@
 #include <net/net_namespace.h>
 
 #include "mrc_kern.h"
+#include "mrc_endpoint.h"
 
 #define MRC_IN6_POLICY	NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr))
 
@@ -1436,7 +1437,7 @@ out:
 int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
 		  u32 portid, u32 seq, int flags)
 {
-	struct nlattr *nest, *paths, *pn;
+	struct nlattr *nest, *paths, *pn, *hist;
 	unsigned int i;
 	void *hdr;
 
@@ -1513,6 +1514,14 @@ int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
 		nla_nest_end(skb, pn);
 	}
 	nla_nest_end(skb, paths);
+	hist = nla_nest_start(skb, MRC_CONN_A_TTR_HIST);
+	if (!hist)
+		goto cancel;
+	for (i = 0; i < MRC_TTR_BUCKETS; i++)
+		if (ci->ttr_hist[i] &&
+		    nla_put_u64_64bit(skb, i + 1, ci->ttr_hist[i], 0))
+			goto cancel;
+	nla_nest_end(skb, hist);
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -1630,9 +1639,12 @@ fail:
 static int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_PROBE_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
-	bool found;
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	u32 timeout_ms = 1000;
+	u64 rtt_ns = 0;
+	void *hdr;
 	int err;
 
 	err = mrc_parse_obj(info, MRC_A_PROBE, MRC_PROBE_A_MAX, mrc_probe_policy,
@@ -1648,16 +1660,42 @@ static int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_check_unicast(tb[MRC_PROBE_A_DST], MRC_ADDR_PROBE, extack);
 	if (err)
 		return err;
-	mutex_lock(&mn->lock);
-	found = mrc_path_find(mn, nla_get_u32(tb[MRC_PROBE_A_PATH_ID]));
-	mutex_unlock(&mn->lock);
-	if (!found) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_A_PATH_ID],
-				    "no path with this id");
-		return -ENOENT;
+	if (tb[MRC_PROBE_A_TIMEOUT_MS])
+		timeout_ms = nla_get_u32(tb[MRC_PROBE_A_TIMEOUT_MS]);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	/* Sleeps until the answer or the timeout: the family is parallel_ops. */
+	err = mrc_ep_probe(genl_info_net(info),
+			   nla_data(tb[MRC_PROBE_A_DST]),
+			   nla_get_u32(tb[MRC_PROBE_A_PATH_ID]), timeout_ms,
+			   &rtt_ns, extack);
+	if (err) {
+		if (err == -ENOENT || err == -ENETDOWN)
+			extack->bad_attr = tb[MRC_PROBE_A_PATH_ID];
+		else if (err == -EINVAL)
+			extack->bad_attr = tb[MRC_PROBE_A_DST];
+		goto fail;
 	}
-	NL_SET_ERR_MSG(extack, "probes need the data path (not built yet)");
-	return -EOPNOTSUPP;
+	err = -EMSGSIZE;
+	hdr = genlmsg_put_reply(msg, info, &mrc_genl_family, 0, MRC_CMD_PROBE);
+	if (!hdr)
+		goto fail;
+	nest = nla_nest_start(msg, MRC_A_PROBE);
+	if (!nest ||
+	    nla_put_in6_addr(msg, MRC_PROBE_A_DST, nla_data(tb[MRC_PROBE_A_DST])) ||
+	    nla_put_u32(msg, MRC_PROBE_A_PATH_ID,
+			nla_get_u32(tb[MRC_PROBE_A_PATH_ID])) ||
+	    (rtt_ns ? nla_put_u64_64bit(msg, MRC_PROBE_A_RTT, rtt_ns,
+					MRC_PROBE_A_PAD) :
+		      nla_put_u8(msg, MRC_PROBE_A_TIMED_OUT, 1)))
+		goto fail;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+fail:
+	nlmsg_free(msg);
+	return err;
 }
 
 /* ---- the family -------------------------------------------------------- */
@@ -1718,6 +1756,8 @@ struct genl_family mrc_genl_family __ro_after_init = {
 	.version = MRC_GENL_VERSION,
 	.maxattr = MRC_A_MAX,
 	.netnsok = true,
+	/* Every handler locks what it touches; PROBE sleeps for its answer. */
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = mrc_genl_ops,
 	.n_ops = ARRAY_SIZE(mrc_genl_ops),

@@ -14,6 +14,7 @@
 #include <net/ipv6.h>
 #include <net/udp.h>
 
+#include "mrc_endpoint.h"
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
@@ -105,8 +106,11 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		mrc_cm_input(net, skb, &pkt);
 		return;
 	}
+	if (pkt.bth.dest_qpn == MRC_QPN_ENDPOINT) {
+		mrc_ep_input(net, skb, &pkt);
+		return;
+	}
 	if (pkt.bth.dest_qpn < MRC_QPN_FIRST_DYNAMIC) {
-		/* Endpoint operations (QPN 2) are not implemented yet. */
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		goto drop;
 	}

@@ -91,6 +91,8 @@ static void mrc_release_cb(struct sock *sk)
 
 	if (test_and_clear_bit(MRC_DEFER_TIMER, &msk->deferred))
 		mrc_timer_work(msk);
+	if (test_and_clear_bit(MRC_DEFER_PEER_PORTS, &msk->deferred))
+		mrc_glue_peer_ports(msk, READ_ONCE(msk->peer_ports_pending));
 	if (test_and_clear_bit(MRC_DEFER_PUSH, &msk->deferred))
 		mrc_glue_push(msk);
 }
@@ -581,9 +583,18 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 	}
 }
 
+/* Bytes received that the application will never read. */
+static bool mrc_unread(struct mrc_sock *msk)
+{
+	return !skb_queue_empty(&msk->sk.sk_receive_queue) ||
+	       !RB_EMPTY_ROOT(&msk->ofo);
+}
+
 /* Close: a listener stops at once; a connection finishes delivering what
  * the application wrote (unless SO_LINGER with zero time asks for an
- * abort), then disconnects, orphaned if need be.
+ * abort, or received data was never read: as TCP, the peer is reset
+ * rather than left to believe it was read), then disconnects, orphaned if
+ * need be.
  */
 static int mrc_release(struct socket *sock)
 {
@@ -599,7 +610,8 @@ static int mrc_release(struct socket *sock)
 	listener = sk->sk_state == MRC_ST_LISTEN;
 	if (listener) {
 		mrc_cm_listener_stop(msk);
-	} else if (sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) {
+	} else if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
+		   mrc_unread(msk)) {
 		mrc_cm_abort(msk);
 	} else {
 		WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);

@@ -16,6 +16,7 @@
 enum {
 	MRC_DEFER_TIMER,	/* the timer fired while a process owned it */
 	MRC_DEFER_PUSH,		/* more may be sent */
+	MRC_DEFER_PEER_PORTS,	/* apply @peer_ports_pending */
 };
 
 /**
@@ -84,6 +85,8 @@ struct mrc_skb_cb {
  * @ev_cm: entropy value of handshake and disconnect packets.
  * @params: the engine's parameters, prepared before the handshake.
  * @conn_size: bytes allocated at @conn (engine and its storage).
+ * @peer_ports_pending: a PORT_STATUS_UPDATE that arrived while a process
+ *	owned the socket (MRC_DEFER_PEER_PORTS).
  */
 struct mrc_sock {
 	struct sock sk;
@@ -129,6 +132,7 @@ struct mrc_sock {
 	u16 ev_cm;
 	struct mrc_conn_params *params;
 	size_t conn_size;
+	u32 peer_ports_pending;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)

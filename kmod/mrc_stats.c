@@ -60,6 +60,13 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_PLANE_DOWN] = "PlaneDown",
 	[MRC_MIB_PLANE_UP] = "PlaneUp",
 	[MRC_MIB_EVENTS_DROPPED] = "EventsDropped",
+	[MRC_MIB_EP_REQ_RECV] = "EpRequestsRecv",
+	[MRC_MIB_EP_DROP_RATELIMIT] = "EpDropRateLimit",
+	[MRC_MIB_EP_PROBES_SENT] = "EpProbesSent",
+	[MRC_MIB_EP_PROBES_ANSWERED] = "EpProbesAnswered",
+	[MRC_MIB_EP_PROBES_TIMEOUT] = "EpProbesTimeout",
+	[MRC_MIB_PORT_STATUS_SENT] = "PortStatusSent",
+	[MRC_MIB_PORT_STATUS_RECV] = "PortStatusRecv",
 };
 
 /**

@@ -13,6 +13,7 @@
 #include <net/udp_tunnel.h>
 
 #include "mrc_dp.h"
+#include "mrc_endpoint.h"
 
 unsigned int mrc_dp_net_id __read_mostly;
 
@@ -78,6 +79,7 @@ static int __net_init mrc_dp_net_init(struct net *net)
 	hash_init(dn->qpn_tbl);
 	hash_init(dn->port_tbl);
 	dn->next_port = MRC_EPHEMERAL_LO;
+	mrc_ep_net_init(dn);
 	return mrc_conn_list_net_init(net);
 }
 

@@ -21,11 +21,12 @@ extern "C" {
 #endif
 
 /*
- * Histogram buckets. Bucket 0 holds TTRs below 1 us; bucket i (1 <= i <
- * MRC_TTR_BUCKETS - 1) holds [2^(i-1), 2^i) us; the last bucket holds
- * everything from 2^(MRC_TTR_BUCKETS - 2) us (~4.2 s) up.
+ * Histogram buckets: MRC_TTR_BUCKETS of the uapi, which exports them.
+ * Bucket 0 holds TTRs below 1 us; bucket i (1 <= i < MRC_TTR_BUCKETS - 1)
+ * holds [2^(i-1), 2^i) us; the last bucket holds everything from
+ * 2^(MRC_TTR_BUCKETS - 2) us (~4.2 s) up.
  */
-#define MRC_TTR_BUCKETS		24
+#include <linux/mrc.h>
 
 /**
  * struct mrc_ttr - TTR accounting of one connection.

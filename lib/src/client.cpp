@@ -390,6 +390,11 @@ Conn parse_conn(const std::vector<uint8_t> &attrs)
 	c.ttr_max_ns = a.u64(MRC_CONN_A_TTR_MAX).value_or(0);
 	c.bytes_sent = a.u64(MRC_CONN_A_BYTES_SENT).value_or(0);
 	c.bytes_recv = a.u64(MRC_CONN_A_BYTES_RECV).value_or(0);
+	Attrs hist = a.nested(MRC_CONN_A_TTR_HIST);
+	for (const auto &h : hist.all()) {
+		if (h.type() >= 1 && h.type() <= MRC_TTR_BUCKETS)
+			c.ttr_hist[h.type() - 1] = h.u64();
+	}
 	Attrs paths = a.nested(MRC_CONN_A_PATHS);
 	for (const auto &pa : paths.all()) {
 		if (pa.type() != MRC_CONN_A_PATH)

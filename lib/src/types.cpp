@@ -77,6 +77,13 @@ const char *const kMibNames[] = {
     "PlaneDown",
     "PlaneUp",
     "EventsDropped",
+    "EpRequestsRecv",
+    "EpDropRateLimit",
+    "EpProbesSent",
+    "EpProbesAnswered",
+    "EpProbesTimeout",
+    "PortStatusSent",
+    "PortStatusRecv",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

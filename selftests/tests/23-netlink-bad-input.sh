@@ -180,9 +180,9 @@ ctl_err "EV set size 0" $E \
 ctl_err "unknown default policy, nothing applied" $E \
 	"mrcctl: settings set: no policy with this name (MRC_SETTINGS_A_DEFAULT_POLICY) [No such file or directory]" \
 	ctl settings set udp-port 5000 default-policy nosuch
-ctl_err "probe needs the data path" $E \
-	"mrcctl: probe: probes need the data path (not built yet) [Operation not supported]" \
-	ctl probe 2001:db8:b::1 path 1
+ctl_err "probe: destination outside the path's prefix" $E \
+	"mrcctl: probe: probe destination is outside the path's prefix (MRC_PROBE_A_DST) [Invalid argument]" \
+	ctl probe 2001:db8:c::1 path 1
 ctl_err "probe: unknown path" $E \
 	"mrcctl: probe: no path with this id (MRC_PROBE_A_PATH_ID) [No such file or directory]" \
 	ctl probe 2001:db8:b::1 path 9

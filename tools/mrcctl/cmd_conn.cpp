@@ -14,6 +14,22 @@ std::string endpoint(const in6_addr &a, uint16_t port)
 	return "[" + mrc::addr_str(a) + "]:" + std::to_string(port);
 }
 
+// Lower bound of time-to-recovery bucket @b, in microseconds.
+uint64_t ttr_bucket_from_us(size_t b)
+{
+	return b == 0 ? 0 : uint64_t{1} << (b - 1);
+}
+
+// The non-empty buckets: [{"from_us": F, "count": N}, ...].
+nlohmann::json ttr_hist_json(const mrc::Conn &c)
+{
+	nlohmann::json j = nlohmann::json::array();
+	for (size_t b = 0; b < c.ttr_hist.size(); b++)
+		if (c.ttr_hist[b])
+			j.push_back({{"from_us", ttr_bucket_from_us(b)}, {"count", c.ttr_hist[b]}});
+	return j;
+}
+
 nlohmann::json conn_json(const mrc::Conn &c)
 {
 	nlohmann::json paths = nlohmann::json::array();
@@ -56,6 +72,7 @@ nlohmann::json conn_json(const mrc::Conn &c)
 		{"ttr_max_ns", c.ttr_max_ns},
 		{"bytes_sent", c.bytes_sent},
 		{"bytes_recv", c.bytes_recv},
+		{"ttr_hist", ttr_hist_json(c)},
 		{"paths", paths}};
 }
 
@@ -85,7 +102,18 @@ void show(Context &ctx, const std::vector<mrc::Conn> &conns, bool details)
 	if (!details)
 		return;
 	for (const auto &c : conns) {
-		*ctx.out << "\nconn " << c.id << " paths:\n";
+		*ctx.out << "\nconn " << c.id << " time to recovery:";
+		bool any = false;
+		for (size_t b = 0; b < c.ttr_hist.size(); b++) {
+			if (!c.ttr_hist[b])
+				continue;
+			*ctx.out << ' ' << (b ? ">=" : "<")
+				 << format_duration((b ? ttr_bucket_from_us(b) : 1) * 1000) << ':'
+				 << c.ttr_hist[b];
+			any = true;
+		}
+		*ctx.out << (any ? "\n" : " none\n");
+		*ctx.out << "conn " << c.id << " paths:\n";
 		Table p({"ev", "plane", "path", "state", "reason", "tx", "retx", "lost", "ecn",
 			 "srtt"});
 		for (const auto &x : c.paths)

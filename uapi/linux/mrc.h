@@ -539,6 +539,9 @@ enum mrc_conn_state {
  * @MRC_CONN_A_BYTES_RECV: payload bytes delivered to the receiver (u64).
  * @MRC_CONN_A_PATHS: the EV set (nested: one MRC_CONN_A_PATH per EV).
  * @MRC_CONN_A_PATH: one EV (nested, enum mrc_conn_path_attr).
+ * @MRC_CONN_A_TTR_HIST: time-to-recovery histogram (nested: attribute
+ *	type b + 1 is the u64 count of bucket b of MRC_TTR_BUCKETS; only
+ *	non-empty buckets are present; type 0 pads).
  * @__MRC_CONN_A_MAX: number of attributes.
  * @MRC_CONN_A_MAX: highest attribute.
  */
@@ -574,6 +577,7 @@ enum mrc_conn_attr {
 	MRC_CONN_A_BYTES_RECV,
 	MRC_CONN_A_PATHS,
 	MRC_CONN_A_PATH,
+	MRC_CONN_A_TTR_HIST,
 
 	__MRC_CONN_A_MAX,
 	MRC_CONN_A_MAX = __MRC_CONN_A_MAX - 1
@@ -770,6 +774,14 @@ enum mrc_event_attr {
  * @MRC_MIB_PLANE_DOWN: plane transitions to down.
  * @MRC_MIB_PLANE_UP: plane transitions to up.
  * @MRC_MIB_EVENTS_DROPPED: events that could not be sent (no memory).
+ * @MRC_MIB_EP_REQ_RECV: endpoint requests (QPN 2) received.
+ * @MRC_MIB_EP_DROP_RATELIMIT: endpoint requests not answered or applied:
+ *	the namespace's rate limit was exceeded.
+ * @MRC_MIB_EP_PROBES_SENT: EV probes sent (MRC_CMD_PROBE).
+ * @MRC_MIB_EP_PROBES_ANSWERED: EV probes answered in time.
+ * @MRC_MIB_EP_PROBES_TIMEOUT: EV probes unanswered in time.
+ * @MRC_MIB_PORT_STATUS_SENT: port-status updates sent to peers.
+ * @MRC_MIB_PORT_STATUS_RECV: port-status updates applied to connections.
  * @__MRC_MIB_MAX: number of counters (plus one).
  * @MRC_MIB_MAX: highest counter.
  */
@@ -816,6 +828,13 @@ enum mrc_mib {
 	MRC_MIB_PLANE_DOWN,
 	MRC_MIB_PLANE_UP,
 	MRC_MIB_EVENTS_DROPPED,
+	MRC_MIB_EP_REQ_RECV,
+	MRC_MIB_EP_DROP_RATELIMIT,
+	MRC_MIB_EP_PROBES_SENT,
+	MRC_MIB_EP_PROBES_ANSWERED,
+	MRC_MIB_EP_PROBES_TIMEOUT,
+	MRC_MIB_PORT_STATUS_SENT,
+	MRC_MIB_PORT_STATUS_RECV,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
@@ -862,6 +881,14 @@ enum mrc_loss_cause_uapi {
 };
 
 /**
+ * MRC_TTR_BUCKETS - buckets of the time-to-recovery histograms
+ * (MRC_SO_INFO, MRC_CONN_A_TTR_HIST). Bucket 0 counts recoveries under
+ * 1 us; bucket i, 1 <= i < MRC_TTR_BUCKETS - 1, counts [2^(i-1), 2^i) us;
+ * the last counts everything from 2^(MRC_TTR_BUCKETS - 2) us (~4.2 s) up.
+ */
+#define MRC_TTR_BUCKETS		24
+
+/**
  * struct mrc_info - MRC_SO_INFO: the state of one connection (like
  * struct tcp_info). Fields are only appended; a shorter optlen gets a
  * prefix.
@@ -890,6 +917,8 @@ enum mrc_loss_cause_uapi {
  * @mrci_bytes_sent: payload bytes sent, retransmissions included.
  * @mrci_bytes_acked: bytes the peer acknowledged.
  * @mrci_bytes_received: bytes received in order.
+ * @mrci_ttr_hist: recoveries per time-to-recovery bucket (see
+ *	MRC_TTR_BUCKETS).
  */
 struct mrc_info {
 	__u8	mrci_state;
@@ -915,6 +944,7 @@ struct mrc_info {
 	__u64	mrci_bytes_sent;
 	__u64	mrci_bytes_acked;
 	__u64	mrci_bytes_received;
+	__u64	mrci_ttr_hist[MRC_TTR_BUCKETS];
 };
 
 #endif /* _UAPI_LINUX_MRC_H */

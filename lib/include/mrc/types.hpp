@@ -5,12 +5,15 @@
 // replies.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <netinet/in.h>
+
+#include <linux/mrc.h>
 
 namespace mrc {
 
@@ -87,6 +90,9 @@ struct Conn {
 	uint32_t paths_good = 0, paths_skip = 0, paths_bad = 0, paths_denied = 0, paths_backup = 0;
 	uint64_t retx_rto = 0, retx_nack = 0, retx_sack = 0, retx_ev = 0;
 	uint64_t ttr_count = 0, ttr_max_ns = 0;
+	/// Recoveries per time-to-recovery bucket: [0] under 1 us, [i] from
+	/// 2^(i-1) us to 2^i us, the last from 2^(MRC_TTR_BUCKETS-2) us up.
+	std::array<uint64_t, MRC_TTR_BUCKETS> ttr_hist{};
 	uint64_t bytes_sent = 0, bytes_recv = 0;
 	std::vector<ConnPath> paths;
 };
