@@ -26,6 +26,7 @@ import argparse
 import ctypes
 import json
 import os
+import socket
 import time
 
 CLONE_NEWNET = 0x40000000
@@ -52,20 +53,23 @@ def tx_bytes(ns):
     return out
 
 
+def _addr6(h):
+    b = bytes.fromhex(h)
+    return socket.inet_ntop(socket.AF_INET6, b"".join(b[i:i + 4][::-1] for i in range(0, 16, 4)))
+
+
 def established(ns, port):
+    """Local addresses of A's established TCP connections to PORT."""
     enter(ns)
-    n = 0
-    for path in ("/proc/self/net/tcp6", "/proc/self/net/tcp"):
-        try:
-            with open(path) as f:
-                for line in f.readlines()[1:]:
-                    fields = line.split()
-                    rport = int(fields[2].split(":")[1], 16)
-                    if rport == port and fields[3] == "01":
-                        n += 1
-        except OSError:
-            pass
-    return n
+    out = []
+    with open("/proc/self/net/tcp6") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            laddr = fields[1].split(":")[0]
+            rport = int(fields[2].split(":")[1], 16)
+            if rport == port and fields[3] == "01":
+                out.append(_addr6(laddr))
+    return sorted(out)
 
 
 def watch(a, t0a, fault, at, port, timeout, armed):

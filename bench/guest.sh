@@ -18,7 +18,8 @@
 #
 # Environment (defaults in brackets)
 #   BENCH_OUT [/tmp/out]  BENCH_P [4]  BENCH_S [2]  BENCH_RATE_MBIT [25]
-#   BENCH_DURATION [12]   BENCH_FAULT_AT [4]  BENCH_CONNS [1000]
+#   BENCH_DURATION [10]   BENCH_FAULT_AT [3]  BENCH_CONNS [1000]
+#   BENCH_QUEUE [40 ms at the rate, >= 64 KiB: the shaper's tbf limit]
 #   BENCH_PROTOS ["mrc tcp tcp-ecmp mptcp"]
 #   BENCH_SCENARIOS ["aggregate loss blackhole planedown rr cpu many"]
 set -uo pipefail
@@ -31,9 +32,12 @@ RAW=$OUT/raw
 P=${BENCH_P:-4}
 S=${BENCH_S:-2}
 RATE=${BENCH_RATE_MBIT:-25}
-DUR=${BENCH_DURATION:-12}
-FAULT_AT=${BENCH_FAULT_AT:-4}
+DUR=${BENCH_DURATION:-10}
+FAULT_AT=${BENCH_FAULT_AT:-3}
 CONNS=${BENCH_CONNS:-1000}
+# the shaper's queue: about 40 ms at the plane's rate (a switch port's
+# buffer, not a bufferbloated one), at least 64 KiB
+QUEUE=${BENCH_QUEUE:-$(awk -v r="$RATE" 'BEGIN { q = r * 1e6 / 8 * 0.04; printf "%db\n", (q < 65536 ? 65536 : q) }')}
 PROTOS=${BENCH_PROTOS:-mrc tcp tcp-ecmp mptcp}
 SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown rr cpu many}
 mkdir -p "$RAW"
@@ -92,9 +96,7 @@ for h in "$FAB_A" "$FAB_B"; do
 done
 # The local-plane-down fault takes host A's device down: keep its
 # addresses (IPv6 flushes them by default) and save its routes to restore.
-for p in $(seq 0 $((P - 1))); do
-	A sysctl -qw "net.ipv6.conf.pl$p.keep_addr_on_down=1"
-done
+A sysctl -qw $(for p in $(seq 0 $((P - 1))); do echo "net.ipv6.conf.pl$p.keep_addr_on_down=1"; done)
 
 mkdir -p "$FIFOS"
 T0A_LIST=""
@@ -172,7 +174,7 @@ shape() {
 	local p
 	for p in $(seq 0 $((P - 1))); do
 		ctl "$(mrc_fabric_ns t0b "$p")" tc qdisc replace dev host root \
-			tbf rate "${RATE}mbit" burst 64kb limit 512kb
+			tbf rate "${RATE}mbit" burst 64kb limit "$QUEUE"
 	done
 }
 unshape() {
@@ -217,6 +219,7 @@ xfer() {
 	_mrc_pids+=("$srv")
 	mrc_wait_for 60 grep -q listening "$RAW/$name.server.log"
 	if [ "$proto" = mrc ]; then
+		mrc_stats "$name.before"
 		A "$MRCCTL" -j monitor > "$RAW/$name.events" 2>&1 &
 		mon=$!
 		_mrc_pids+=("$mon")
@@ -249,7 +252,7 @@ xfer() {
 	local src=$?
 	cpu1=$(cpu_busy)
 	mrc_wait_for $((DUR + 40)) test -e "$wf"
-	[ -n "$mon" ] && kill "$mon" 2>/dev/null
+	[ -n "$mon" ] && kill "$mon" 2>/dev/null && mrc_stats "$name.after"
 	# undo whatever was done
 	for p in $(seq 0 $((P - 1))); do
 		for sp in $(seq 0 $((S - 1))); do
@@ -265,6 +268,12 @@ xfer() {
 		loss_unix="$t_loss" start_unix="$t_start" duration_s="$DUR" rate_mbit="$RATE" \
 		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(fsub "$cpu1" "$cpu0")" \
 		client_rc="$crc" server_rc="$src"
+}
+
+# MRC's counters on both hosts: RAW/NAME.{a,b}.mrcstat
+mrc_stats() {
+	A cat /proc/net/mrc_stat > "$RAW/$1.a.mrcstat" 2>&1
+	B cat /proc/net/mrc_stat > "$RAW/$1.b.mrcstat" 2>&1
 }
 
 # After a plane came back up: restore host A's routes (the down removed
@@ -331,7 +340,7 @@ ok_proto() {
 
 # --- the runs -----------------------------------------------------------
 
-write_meta run kernel="\"$(uname -r)\"" planes="$P" spines="$S" rate_mbit="$RATE" \
+write_meta run kernel="\"$(uname -r)\"" planes="$P" spines="$S" rate_mbit="$RATE" queue="\"$QUEUE\"" \
 	duration_s="$DUR" fault_at_s="$FAULT_AT" conns="$CONNS" protos="\"$PROTOS\"" \
 	scenarios="\"$SCENARIOS\"" mptcp_ok="$mptcp_ok" vcpus="$(nproc)" \
 	mem_kb="$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
