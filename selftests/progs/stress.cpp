@@ -25,8 +25,9 @@
 // the final JSON goes to stdout.
 // peer: the surviving side of a namespace deletion (71-netns-delete):
 // an idle connection and a sending one; "ready" on stderr once data
-// flows; when FILE appears, sends on both and connects anew, and reports
-// how each ended (errno name) and after how many milliseconds.
+// flows; when FILE appears, sends on both (and connects anew once
+// FILE.connect appears), and reports how each ended (errno name) and
+// after how many milliseconds.
 #include <arpa/inet.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
@@ -629,11 +630,17 @@ int run_peer(const Options &o)
 		out[k].result = why;
 		out[k].ms = since(trig) * 1e3;
 	};
-	int cfd = socket(af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (connect(cfd, reinterpret_cast<const sockaddr *>(&a), sizeof(a)) < 0 &&
-	    errno != EINPROGRESS)
-		end(2, errname(errno));
+	// The new connection starts when FILE.connect appears too.
+	int cfd = -1;
+	auto ctrig = trig;
 	while (!(over[0] && over[1] && over[2]) && since(trig) < o.deadline) {
+		if (cfd < 0 && exists(o.trigger + ".connect")) {
+			ctrig = Clock::now();
+			cfd = socket(af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			if (connect(cfd, reinterpret_cast<const sockaddr *>(&a), sizeof(a)) < 0 &&
+			    errno != EINPROGRESS)
+				end(2, errname(errno));
+		}
 		pollfd p[3] = {{fds[0], POLLOUT | POLLIN, 0},
 			       {fds[1], POLLOUT | POLLIN, 0},
 			       {cfd, POLLOUT, 0}};
@@ -652,11 +659,12 @@ int run_peer(const Options &o)
 			if (int e = send_some(k))
 				end(k, errname(e));
 		}
-		if (!over[2] && p[2].revents) {
+		if (!over[2] && cfd >= 0 && p[2].revents) {
 			int e = 0;
 			socklen_t el = sizeof(e);
 			getsockopt(cfd, SOL_SOCKET, SO_ERROR, &e, &el);
 			end(2, e ? errname(e) : "connected");
+			out[2].ms = since(ctrig) * 1e3;
 		}
 	}
 	static const char *names[3] = {"idle", "sender", "connect"};
@@ -668,7 +676,8 @@ int run_peer(const Options &o)
 	std::printf("}\n");
 	close(fds[0]);
 	close(fds[1]);
-	close(cfd);
+	if (cfd >= 0)
+		close(cfd);
 	return 0;
 }
 

@@ -32,16 +32,16 @@ jnum() { # FILE KEY: a number of the one-line JSON the program writes
 }
 conns() { count_rows in_ns "$1" "$MRCCTL" conn; }
 
-in_ns "$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
+nsenter --net="/run/netns/$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
 	>"$res/server.out" 2>"$res/server.err" &
 srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.err"
-in_ns "$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
+nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
 	--deadline 300 >"$res/bulk.out" 2>"$res/bulk.err" &
 bulk=$!
 _mrc_pids+=("$bulk")
-in_ns "$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --conns 8 --bytes 32768 \
+nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --conns 8 --bytes 32768 \
 	--seconds $SECS --deadline 300 --report "$res/churn.json" \
 	>"$res/churn.out" 2>"$res/churn.err" &
 churn=$!

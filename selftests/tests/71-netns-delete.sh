@@ -6,7 +6,8 @@
 # to it through a router namespace R. On A (selftests/progs/stress.cpp
 # "peer"), from the moment of the deletion: the idle connection sends
 # again, the sending one keeps sending, and a new connection is attempted
-# (half-open: CM_REQ sent, no answer). Each must end with an error a user
+# (half-open: CM_REQ sent, no answer; after the processes died in case
+# 2, so the listener is gone). Each must end with an error a user
 # can act on (ECONNRESET or ETIMEDOUT; ECONNREFUSED for the new
 # connection while the deleted namespace still answers), never hang,
 # within the policy's retry budget (+ 10 s for the emulated VM). Twice:
@@ -76,7 +77,7 @@ run() {
 	local name=$1 cut=$2 k res_k ms
 	new_b
 	rm -f "$res/trigger"
-	in_ns "$a" "$STRESS" peer -c fd20:b::1 -p 7000 --trigger "$res/trigger" \
+	nsenter --net="/run/netns/$a" "$STRESS" peer -c fd20:b::1 -p 7000 --trigger "$res/trigger" \
 		--deadline 90 >"$res/peer.out" 2>"$res/peer.err" &
 	local peer=$!
 	_mrc_pids+=("$peer")
@@ -86,9 +87,16 @@ run() {
 		return
 	fi
 	mrc_pass "$name: A's connections carry data"
-	[ "$cut" = 1 ] && ip -n "$r" link del rb
-	touch "$res/trigger"
-	del_b
+	rm -f "$res/trigger.connect"
+	if [ "$cut" = 1 ]; then
+		ip -n "$r" link del rb
+		touch "$res/trigger" "$res/trigger.connect"
+		del_b
+	else
+		touch "$res/trigger"
+		del_b
+		touch "$res/trigger.connect"	# the listener is gone
+	fi
 	wait "$peer"
 	mrc_info "$name: $(cat "$res/peer.out")"
 	for k in idle sender connect; do

@@ -43,12 +43,12 @@ conns() { # NS: connections of any state (listeners included)
 	count_rows in_ns "$1" "$MRCCTL" conn
 }
 
-in_ns "$b" "$STRESS" server -p 7000 --report "$dir/server.json" \
+nsenter --net="/run/netns/$b" "$STRESS" server -p 7000 --report "$dir/server.json" \
 	>"$dir/server.out" 2>"$dir/server.err" &
 srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$dir/server.err"
-in_ns "$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --bytes $BYTES \
+nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --bytes $BYTES \
 	--hold "$dir/go" --deadline 240 >"$dir/client.out" 2>"$dir/client.err" &
 cli=$!
 _mrc_pids+=("$cli")
@@ -69,6 +69,12 @@ wait "$srv"
 mrc_info "server: $(cat "$dir/server.out")"
 mrc_check "every connection gone on both sides" \
 	mrc_wait_for 60 eval '[ "$(conns "$a")" = 0 ] && [ "$(conns "$b")" = 0 ]'
-mrc_check "module unloads once the sockets are closed" mrc_wait_for 30 rmmod mrc
+if mrc_wait_for 30 rmmod mrc; then
+	mrc_pass "module unloads once the sockets are closed"
+else
+	mrc_fail "module unloads once the sockets are closed"
+	mrc_info "refcnt $(cat /sys/module/mrc/refcnt); $(grep '^MRC ' /proc/net/protocols)"
+	mrc_info "slab: $(awk '$1 == "MRC"' /proc/slabinfo)"
+fi
 mrc_check "module loads again" mrc_module_load
 mrc_done
