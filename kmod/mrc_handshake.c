@@ -223,6 +223,7 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 	if (now >= msk->cm_deadline) {
 		if (st == MRC_ST_REP_SENT) {
 			/* The peer never completed: forget the child. */
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
 			mrc_cm_child_unlink(msk);
 			mrc_sk_done(msk, ETIMEDOUT);
 			sock_put(sk);	/* the listener list's reference */
@@ -370,6 +371,43 @@ static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
 	return true;
 }
 
+/*
+ * Room for one more child: half-open children plus the accept queue stay
+ * within the backlog. When half-open children fill it, the oldest is
+ * dropped (counted as a handshake timeout), so a flood of requests that
+ * never complete, e.g. from spoofed sources, cannot lock real clients out:
+ * they complete while the flood cycles through the backlog.
+ */
+static bool mrc_cm_make_room(struct mrc_sock *l)
+{
+	struct mrc_sock *old;
+
+	spin_lock_bh(&l->child_lock);
+	if (l->nr_half_open + READ_ONCE(l->sk.sk_ack_backlog) <
+	    READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
+		spin_unlock_bh(&l->child_lock);
+		return true;
+	}
+	old = list_first_entry_or_null(&l->half_open, struct mrc_sock,
+				       child_node);
+	if (old)
+		sock_hold(&old->sk);
+	spin_unlock_bh(&l->child_lock);
+	if (!old)
+		return false;	/* the accept queue alone is full */
+
+	lock_sock(&old->sk);
+	if (old->sk.sk_state == MRC_ST_REP_SENT && old->parent == l) {
+		MRC_INC_STATS(sock_net(&l->sk), MRC_MIB_HS_TIMEOUT);
+		mrc_cm_child_unlink(old);
+		mrc_sk_done(old, ETIMEDOUT);
+		sock_put(&old->sk);	/* the listener list's reference */
+	}
+	release_sock(&old->sk);
+	sock_put(&old->sk);
+	return true;
+}
+
 static void mrc_cm_create_child(struct mrc_sock *l, struct sk_buff *skb,
 				const struct mrc_pkt *req)
 {
@@ -379,6 +417,10 @@ static void mrc_cm_create_child(struct mrc_sock *l, struct sk_buff *skb,
 	u64 now = ktime_get_ns();
 	u8 rej = MRC_REJ_NO_RESOURCES;
 
+	if (!mrc_cm_make_room(l)) {
+		rej = MRC_REJ_BACKLOG_FULL;
+		goto reject;
+	}
 	child = mrc_sock_alloc_child(l);
 	if (!child)
 		goto reject;
@@ -479,8 +521,8 @@ static void mrc_cm_req_input(struct net *net, struct sk_buff *skb,
 				       MRC_REJ_SOCK_TYPE);
 		goto put;
 	}
-	pending = READ_ONCE(l->nr_half_open) + skb_queue_len(&l->req_q) +
-		  READ_ONCE(l->sk.sk_ack_backlog);
+	/* Half-open children make room (mrc_cm_make_room()). */
+	pending = skb_queue_len(&l->req_q) + READ_ONCE(l->sk.sk_ack_backlog);
 	if (pending >= READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
 		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_BACKLOG_FULL);
@@ -577,6 +619,14 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		break;
 	case MRC_OP_CM_REJ:
 		if (sk->sk_state != MRC_ST_REQ_SENT)
+			return;
+		/*
+		 * A full backlog is transient (e.g. a flood of requests):
+		 * the REQ is retransmitted until the connect budget runs
+		 * out, as a TCP SYN would be.
+		 */
+		if (cm->rej_reason == MRC_REJ_BACKLOG_FULL &&
+		    now < msk->cm_deadline)
 			return;
 		mrc_sk_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
 		break;

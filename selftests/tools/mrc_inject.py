@@ -462,23 +462,39 @@ def run_inject(a):
     return 1 if failed else 0
 
 
+class Stop(Exception):
+    pass
+
+
+def _stop(signum, frame):
+    raise Stop()
+
+
 def run_flood_req(a):
+    """CM_REQs from distinct sources until --count or SIGTERM; then a summary."""
+    import signal
+    signal.signal(signal.SIGTERM, _stop)
     net = a.sources.split("/")[0].rstrip(":")
     snd = Sender()
     gap = 1.0 / a.rate if a.rate else 0
     t0 = time.monotonic()
-    for i in range(a.count):
-        src = "%s::%x:%x" % (net, (i >> 16) + 1, i & 0xFFFF)
-        p = cm_req(a.service_port, random.randint(16, 0xFFFFFF), random.getrandbits(64),
-                   init_psn=random.getrandbits(24), r_key=random.getrandbits(32))
-        snd.send(a.from_ns, src, a.to, p, dport=a.port)
-        if gap:
-            late = t0 + (i + 1) * gap - time.monotonic()
-            if late > 0:
-                time.sleep(late)
+    i = 0
+    try:
+        while i < a.count:
+            src = "%s::%x:%x" % (net, (i >> 16) + 1, i & 0xFFFF)
+            p = cm_req(a.service_port, random.randint(16, 0xFFFFFF), random.getrandbits(64),
+                       init_psn=random.getrandbits(24), r_key=random.getrandbits(32))
+            snd.send(a.from_ns, src, a.to, p, dport=a.port)
+            i += 1
+            if gap:
+                late = t0 + i * gap - time.monotonic()
+                if late > 0:
+                    time.sleep(late)
+    except Stop:
+        pass
     dt = time.monotonic() - t0
-    print("flood-req: %d requests from %d addresses in %.2f s (%.0f/s)" %
-          (a.count, a.count, dt, a.count / dt), flush=True)
+    print("flood-req: %d requests from %d source addresses in %.1f s (%.0f/s)" %
+          (i, i, dt, i / dt), flush=True)
     return 0
 
 

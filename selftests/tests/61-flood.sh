@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Floods from an off-path namespace (selftests/tools/mrc_inject.py):
+#  1. CM_REQs from thousands of source addresses to a listener: at the
+#     injector's top rate every request is counted, half-open state stays
+#     within the listen backlog and is gone after; during a sustained flood
+#     that keeps the backlog full, legitimate connections still succeed
+#     (every byte verified);
+#  2. data packets to connections that do not exist (closed QPNs): counted,
+#     never answered, no memory kept;
+#  3. reliability probes to a live connection from off-path and endpoint
+#     EV probes: the former dropped, the latter answered at a bounded rate.
+# Nothing may be logged, and everything the flood created is gone after.
+#
+#   B (client, fd00::2) ---- A (server, fd00::1, fd01::1) ---- X (fd01::2,
+#                                             spoofing fd02::/64 sources)
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+
+INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
+in_ns() { # NS CMD...: CMD in NS's network namespace (cheap: no mount ns)
+	local ns=$1
+	shift
+	nsenter -F --net="/run/netns/$ns" "$@"
+}
+
+mrc_module_load
+A=$(mrc_ns_new flda)
+B=$(mrc_ns_new fldb)
+X=$(mrc_ns_new fldx)
+ip link add name a-b netns "$A" type veth peer name b-a netns "$B"
+ip link add name a-x netns "$A" type veth peer name x-a netns "$X"
+ip -n "$A" addr add fd00::1/64 dev a-b nodad
+ip -n "$B" addr add fd00::2/64 dev b-a nodad
+ip -n "$A" addr add fd01::1/64 dev a-x nodad
+ip -n "$X" addr add fd01::2/64 dev x-a nodad
+for l in "$A a-b" "$A a-x" "$B b-a" "$X x-a"; do
+	set -- $l
+	ip -n "$1" link set "$2" up
+done
+# Answers to the spoofed sources go to X, which drops them.
+ip -n "$A" route add fd02::/64 via fd01::2
+
+res=$(mrc_tmpdir)
+stat() { # NS NAME
+	in_ns "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
+}
+stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
+# conns NS: connections of a namespace, half-open ones included (-1 if
+# they cannot be listed).
+conns() {
+	in_ns "$1" "$MRCCTL" -j conn show 2>/dev/null |
+		python3 -c 'import json, sys; print(len(json.load(sys.stdin)))' 2>/dev/null ||
+		echo -1
+}
+conns_at_most() { [ "$(conns "$1")" -le "$2" ]; }
+slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+avail_kb() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+# Kernel messages at info level or above that name the module.
+mrc_log_lines() { dmesg -l emerg,alert,crit,err,warn,notice,info | grep -ci mrc; }
+log_before=$(mrc_log_lines)
+
+# --- 1. CM_REQ floods against a listener --------------------------------------
+port=$((20000 + RANDOM % 10000))
+backlog=128	# mrc-perf's listen() backlog
+nsenter -F --net="/run/netns/$A" "$MRC_PERF" server -j -p "$port" --count 3 -n 1048576 \
+	> "$res/srv.json" 2> "$res/srv.log" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/srv.log"
+
+# flood RATE [COUNT]: CM_REQs from new source addresses until stopped or
+# COUNT are sent (sets $flood).
+flood() {
+	python3 "$INJECT" flood-req --from "$X" --to fd01::1 --service-port "$port" \
+		--sources fd02::/64 --count "${2:-1000000}" --rate "$1" \
+		> "$res/flood-req.txt" 2>&1 &
+	flood=$!
+	_mrc_pids+=("$flood")
+}
+# flood_stop: stop it; sets $n_req to how many requests it sent.
+flood_stop() {
+	kill -TERM "$flood"
+	wait "$flood"
+	mrc_info "$(cat "$res/flood-req.txt")"
+	n_req=$(sed -n 's/^flood-req: \([0-9]*\) requests.*/\1/p' "$res/flood-req.txt")
+	n_req=${n_req:-0}
+}
+
+# 1a. As fast as the injector goes: counted, refused beyond the backlog,
+# half-open state bounded, gone after the flood.
+req0=$(stat "$A" HsReqRecv)
+rej0=$(stat "$A" HsRejected)
+slab0=$(slab_kb)
+avail0=$(avail_kb)
+flood 5000 8000
+mrc_wait_for 60 stat_at_least "$A" HsReqRecv $((req0 + 500))
+max_half=0
+for i in 1 2; do
+	half=$(conns "$A")
+	[ "$half" -gt "$max_half" ] && max_half=$half
+done
+slab1=$(slab_kb)
+avail1=$(avail_kb)
+flood_stop
+mrc_wait_for 30 stat_at_least "$A" HsReqRecv $((req0 + n_req))
+req=$(( $(stat "$A" HsReqRecv) - req0 ))
+rej=$(( $(stat "$A" HsRejected) - rej0 ))
+mrc_info "CM_REQs counted $req of $n_req, rejected $rej, most connections seen $max_half;" \
+	"slab $slab0 kB before, $slab1 kB during; available memory $avail0 kB before, $avail1 kB during"
+mrc_check "every CM_REQ counted (HsReqRecv)" [ "$req" -ge "$n_req" ]
+mrc_check "requests beyond what the listener takes refused (HsRejected > 0)" [ "$rej" -gt 0 ]
+mrc_check "half-open connections within the backlog (0 <= $max_half <= $((backlog + 1)))" \
+	[ "$max_half" -ge 0 ] && [ "$max_half" -le $((backlog + 1)) ]
+mrc_check "kernel memory grew by less than 128 MiB during the flood" \
+	[ $((avail0 - avail1)) -lt 131072 ]
+mrc_check "half-open connections expire after the flood" mrc_wait_for 60 conns_at_most "$A" 0
+
+# 1b. A sustained flood that keeps the backlog full of half-open
+# connections (60/s x 5 s half-open life > 128): legitimate clients still
+# connect, each moving 1 MiB, verified.
+flood 60
+mrc_wait_for 60 stat_at_least "$A" HsReqRecv $(( $(stat "$A" HsReqRecv) + 100 ))
+legit_ok=0
+for i in 1 2 3; do
+	mrc_info "legitimate connection $i: $(conns "$A") connections at the server"
+	if in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" -n 1048576 \
+		> "$res/cli$i.json" 2> "$res/cli$i.log"; then
+		legit_ok=$((legit_ok + 1))
+	else
+		sed 's/^/# client: /' "$res/cli$i.json" "$res/cli$i.log" | head -5
+	fi
+done
+flood_running=no
+kill -0 "$flood" 2>/dev/null && flood_running=yes
+flood_stop
+mrc_check_eq "the flood ran throughout" yes "$flood_running"
+mrc_check_eq "3 legitimate connections during the flood, every byte verified" 3 "$legit_ok"
+srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
+mrc_wait_for 30 srv_gone || kill "$srv"
+wait "$srv"
+mrc_check_eq "the server verified all 3" "0 3" "$? $(grep -c '"verified":true' "$res/srv.json")"
+mrc_info "evicted or expired half-open connections (HsTimeout): $(stat "$A" HsTimeout)"
+
+# --- 2. Data to connections that do not exist ------------------------------
+n_data=2000
+noconn0=$(stat "$A" InDropNoConn)
+out0=$(stat "$A" OutPkts)
+mrc_check "data flood to closed QPNs sent" \
+	python3 "$INJECT" flood-data --from "$X" --src fd01::2 --to fd01::1 --count "$n_data"
+mrc_check "every packet counted as InDropNoConn" \
+	mrc_wait_for 30 stat_at_least "$A" InDropNoConn $((noconn0 + n_data))
+mrc_check_eq "none answered (no reflection)" "$out0" "$(stat "$A" OutPkts)"
+
+# --- 3. Probes ---------------------------------------------------------------
+n_probe=2000
+ep0=$(stat "$A" EpRequestsRecv)
+eprl0=$(stat "$A" EpDropRateLimit)
+noconn0=$(stat "$A" InDropNoConn)
+out0=$(stat "$A" OutPkts)
+start=$(date +%s%N)
+mrc_check "probe flood sent" \
+	python3 "$INJECT" flood-probe --from "$X" --src fd01::2 --to fd01::1 \
+	--qpn 0x123456 --count "$n_probe"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+mrc_check "endpoint requests counted (EpRequestsRecv)" \
+	mrc_wait_for 30 stat_at_least "$A" EpRequestsRecv $((ep0 + n_probe / 2))
+mrc_check "reliability probes for no connection counted (InDropNoConn)" \
+	mrc_wait_for 30 stat_at_least "$A" InDropNoConn $((noconn0 + n_probe / 2))
+answered=$(( $(stat "$A" OutPkts) - out0 ))
+limited=$(( $(stat "$A" EpDropRateLimit) - eprl0 ))
+bound=$(( (ms / 1000 + 2) * 1000 ))
+mrc_info "probe flood: $n_probe packets in $ms ms; $answered answers, $limited rate-limited"
+mrc_check "EV probe answers bounded by the rate limit ($answered <= $bound)" \
+	[ "$answered" -le "$bound" ]
+mrc_check_eq "answered + rate-limited = endpoint requests" $((n_probe / 2)) \
+	$((answered + limited))
+
+log_after=$(mrc_log_lines)
+mrc_check_eq "the module logged nothing above debug level" "$log_before" "$log_after"
+[ "$log_before" = "$log_after" ] ||
+	dmesg -l emerg,alert,crit,err,warn,notice,info | grep -i mrc | tail -5 | sed 's/^/# /'
+mrc_done
