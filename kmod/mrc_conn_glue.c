@@ -43,8 +43,12 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 #define MRC_GLUE_FALLBACK_EVS	16
 /* Packets one push may send before yielding to the timer. */
 #define MRC_GLUE_PUSH_BUDGET	128
-/* Bytes per skb on the send queue. */
-#define MRC_GLUE_SNDQ_CHUNK	(64 * 1024)
+/*
+ * Bytes per skb on the send queue: with its skb_shared_info a chunk fills
+ * exactly 64 KiB (a full 64 KiB of data would take a 128 KiB allocation
+ * and charge the socket twice the bytes it holds).
+ */
+#define MRC_GLUE_SNDQ_CHUNK	SKB_WITH_OVERHEAD(64 * 1024)
 
 static struct mrc_cfg_cand *mrc_glue_lookup_paths(struct net *net,
 						  const struct in6_addr *daddr,
