@@ -80,7 +80,7 @@ flood() {
 }
 # flood_stop: stop it; sets $n_req to how many requests it sent.
 flood_stop() {
-	kill -TERM "$flood"
+	kill -TERM "$flood" 2>/dev/null
 	wait "$flood"
 	mrc_info "$(cat "$res/flood-req.txt")"
 	n_req=$(sed -n 's/^flood-req: \([0-9]*\) requests.*/\1/p' "$res/flood-req.txt")
