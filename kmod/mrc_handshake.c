@@ -241,6 +241,8 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 
 		msk->cm_tries++;
 		msk->cm_next = now + rto;
+		/* Another EV: another way through the fabric than the lost try. */
+		msk->ev_cm = get_random_u16();
 		mrc_cm_send(msk, op);
 	}
 	mrc_timer_arm(msk, min(msk->cm_next, msk->cm_deadline));
