@@ -11,6 +11,8 @@
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  the transfer and fault tests on the reference
 #                   fabric (selftests/tests-fabric; long, not yet in check)
+#   make check-debug  the VM suite on a debug kernel (KASAN, lockdep, kmemleak,
+#                   UBSAN; built once per machine, about an hour; not in check)
 #   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
 #   make coverage   line coverage of the protocol core (gcovr)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
@@ -51,6 +53,9 @@ lint:
 check:
 	scripts/check.sh
 
+check-debug: all
+	scripts/check-debug.sh $(T)
+
 demo:
 	scripts/demo.sh
 
@@ -73,4 +78,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check demo bench coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench coverage fuzz install clean

@@ -23,6 +23,11 @@ mount -t tmpfs tmpfs /root 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp/out /run/netns /run/lock
+# Another kernel than the host's Debian one (the debug kernel of make
+# check-debug) brings its own module directory (modules.builtin, depmod
+# files): shown as /lib/modules so modprobe and the module tests work.
+moddir=$(sed -n 's/.*mrc_vm_moddir=\([^ ]*\).*/\1/p' /proc/cmdline)
+[ -n "$moddir" ] && mount --bind "$moddir" /lib/modules
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /tmp/out
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TMPDIR=/tmp TERM=dumb MRC_IN_VM=1
