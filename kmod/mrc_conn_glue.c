@@ -320,7 +320,9 @@ drop:
 /* MIB counters of control packets, by type and direction. */
 static void mrc_glue_count_ctrl(struct net *net, enum mrc_pkt_type type, bool out)
 {
-	MRC_INC_STATS(net, out ? MRC_MIB_OUT_PKTS : MRC_MIB_IN_PKTS);
+	/* Received packets are already in InPkts (mrc_input()). */
+	if (out)
+		MRC_INC_STATS(net, MRC_MIB_OUT_PKTS);
 	switch (type) {
 	case MRC_PKT_SACK:
 		MRC_INC_STATS(net, out ? MRC_MIB_SACK_OUT : MRC_MIB_SACK_IN);
