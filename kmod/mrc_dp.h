@@ -87,6 +87,7 @@ static inline struct mrc_dp_net *mrc_dp_net(const struct net *net)
 int mrc_dp_init(void);
 void mrc_dp_exit(void);
 int mrc_udp_get(struct net *net, struct socket **sockp);
+void mrc_udp_reopen(struct net *net);
 void mrc_input(struct net *net, struct sk_buff *skb);
 int mrc_conn_list_net_init(struct net *net);
 void mrc_conn_list_net_exit(struct net *net);

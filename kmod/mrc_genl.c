@@ -24,6 +24,7 @@
 #include <net/net_namespace.h>
 
 #include "mrc_kern.h"
+#include "mrc_dp.h"
 #include "mrc_endpoint.h"
 
 #define MRC_IN6_POLICY	NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr))
@@ -430,6 +431,7 @@ static int mrc_plane_check(struct nlattr *nest, struct nlattr **tb,
 
 static int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 {
+	struct socket *sock;
 	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
@@ -483,6 +485,13 @@ static int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	mrc_cfg_plane_sync(mn, pl, MRC_PLANE_R_ADDED);
 	mutex_unlock(&mn->lock);
 	rtnl_unlock();
+	/*
+	 * A namespace with a plane takes part in MRC: open its UDP port now,
+	 * so that it answers endpoint operations (EV probes, port status)
+	 * before its first socket. A failure (port taken) is reported when
+	 * a socket needs the port.
+	 */
+	mrc_udp_get(mn->net, &sock);
 	return 0;
 fail:
 	mutex_unlock(&mn->lock);
@@ -1371,6 +1380,7 @@ nospace:
 
 static int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info)
 {
+	bool port_changed = false;
 	struct nlattr *tb[MRC_SETTINGS_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
@@ -1404,8 +1414,11 @@ static int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
-	if (tb[MRC_SETTINGS_A_UDP_PORT])
+	if (tb[MRC_SETTINGS_A_UDP_PORT] &&
+	    nla_get_u16(tb[MRC_SETTINGS_A_UDP_PORT]) != mn->udp_port) {
 		WRITE_ONCE(mn->udp_port, nla_get_u16(tb[MRC_SETTINGS_A_UDP_PORT]));
+		port_changed = true;
+	}
 	if (tb[MRC_SETTINGS_A_MAX_EV_SET])
 		WRITE_ONCE(mn->max_ev_set,
 			   nla_get_u32(tb[MRC_SETTINGS_A_MAX_EV_SET]));
@@ -1416,6 +1429,9 @@ static int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info)
 	}
 out:
 	mutex_unlock(&mn->lock);
+	/* No socket uses the tunnel (checked above): move it to the new port. */
+	if (port_changed)
+		mrc_udp_reopen(mn->net);
 	return err;
 }
 

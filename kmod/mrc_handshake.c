@@ -339,27 +339,28 @@ void mrc_cm_listener_flush(struct mrc_sock *msk)
 	}
 }
 
+/* The child of @list made by the request (@saddr, @cookie), or NULL. */
+static struct mrc_sock *mrc_cm_find_child(struct list_head *list,
+					  const struct in6_addr *saddr,
+					  u64 cookie)
+{
+	struct mrc_sock *c;
+
+	list_for_each_entry(c, list, child_node)
+		if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr))
+			return c;
+	return NULL;
+}
+
 /* A duplicate CM_REQ: answer again from the child it created, if any. */
 static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
 			   u64 cookie)
 {
-	struct mrc_sock *c, *found = NULL;
+	struct mrc_sock *found;
 
 	spin_lock_bh(&l->child_lock);
-	list_for_each_entry(c, &l->half_open, child_node) {
-		if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr)) {
-			found = c;
-			break;
-		}
-	}
-	if (!found) {
-		list_for_each_entry(c, &l->accept_q, child_node) {
-			if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr)) {
-				found = c;
-				break;
-			}
-		}
-	}
+	found = mrc_cm_find_child(&l->half_open, saddr, cookie) ?:
+		mrc_cm_find_child(&l->accept_q, saddr, cookie);
 	if (found)
 		sock_hold(&found->sk);
 	spin_unlock_bh(&l->child_lock);
@@ -689,21 +690,7 @@ void mrc_cm_input(struct net *net, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	if (!ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &msk->daddr)) {
-		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
-		sock_put(&msk->sk);
-		kfree_skb(skb);
-		return;
-	}
-	bh_lock_sock(&msk->sk);
-	if (!sock_owned_by_user(&msk->sk)) {
-		mrc_input_locked(msk, skb);
-	} else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf))) {
-		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
-		kfree_skb(skb);
-	}
-	bh_unlock_sock(&msk->sk);
-	sock_put(&msk->sk);
+	mrc_input_deliver(msk, skb);
 }
 
 /**

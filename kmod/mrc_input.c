@@ -80,6 +80,36 @@ drop:
 }
 
 /**
+ * mrc_input_deliver() - hand a packet to the socket its QPN named
+ * (softirq): only from the socket's peer; processed at once, or queued to
+ * the backlog when a process owns the socket.
+ * @msk: the socket, with a reference that this call drops.
+ * @skb: the packet, data at the MRC header; consumed.
+ */
+void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb)
+{
+	struct sock *sk = &msk->sk;
+	struct net *net = sock_net(sk);
+
+	if (!ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &msk->daddr)) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		kfree_skb(skb);
+		goto out;
+	}
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk)) {
+		mrc_input_locked(msk, skb);
+	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
+		kfree_skb(skb);
+	}
+	bh_unlock_sock(sk);
+out:
+	sock_put(sk);
+}
+
+/**
  * mrc_input() - entry point from the UDP tunnel socket (softirq).
  * @net: namespace of the tunnel.
  * @skb: the packet with the UDP checksum verified, data at the UDP header;
@@ -119,21 +149,7 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		goto drop;
 	}
-	if (!ipv6_addr_equal(&ip6h->saddr, &msk->daddr)) {
-		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
-		sock_put(&msk->sk);
-		goto drop;
-	}
-	bh_lock_sock(&msk->sk);
-	if (!sock_owned_by_user(&msk->sk)) {
-		mrc_input_locked(msk, skb);
-	} else if (sk_add_backlog(&msk->sk, skb, READ_ONCE(msk->sk.sk_rcvbuf) +
-				  READ_ONCE(msk->sk.sk_sndbuf))) {
-		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
-		kfree_skb(skb);
-	}
-	bh_unlock_sock(&msk->sk);
-	sock_put(&msk->sk);
+	mrc_input_deliver(msk, skb);
 	return;
 drop:
 	kfree_skb(skb);

@@ -151,5 +151,6 @@ void mrc_sk_done(struct mrc_sock *msk, int err);
 void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type);
 struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener);
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);
+void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb);
 
 #endif /* _MRC_SOCK_H */

@@ -70,6 +70,32 @@ out:
 	return err;
 }
 
+/**
+ * mrc_udp_reopen() - move the namespace's tunnel socket to the configured
+ * port (after the port setting changed); nothing if none is open.
+ * @net: the namespace.
+ *
+ * Context: process; may sleep. The caller made sure no MRC socket uses
+ * the tunnel; endpoint operations in flight may be lost.
+ */
+void mrc_udp_reopen(struct net *net)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+	struct socket *sock;
+
+	mutex_lock(&dn->lock);
+	sock = rcu_dereference_protected(dn->udp_sock, lockdep_is_held(&dn->lock));
+	RCU_INIT_POINTER(dn->udp_sock, NULL);
+	mutex_unlock(&dn->lock);
+	if (!sock)
+		return;
+	synchronize_rcu();	/* senders look the socket up under RCU */
+	udp_tunnel_sock_release(sock);
+	if (mrc_udp_get(net, &sock))
+		net_info_ratelimited("mrc: the tunnel socket could not move to port %u\n",
+				     READ_ONCE(mrc_net(net)->udp_port));
+}
+
 static int __net_init mrc_dp_net_init(struct net *net)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(net);

@@ -51,14 +51,13 @@ for t in "${tests[@]}"; do
 	limit=${limit:-$default_timeout}
 	dmesg_before=$(dmesg | wc -l)
 	start=$(date +%s%N)
-	log=$(mktemp)
-	timeout --kill-after=10 "$limit" bash "$t" > "$log" 2>&1 < /dev/null
-	rc=$?
-	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	# Streamed, not buffered: when the VM is killed the log so far shows
+	# where the test was.
 	echo "    KTAP version 1"
 	echo "    # Subtest: $name"
-	sed 's/^/    /' "$log"
-	rm -f "$log"
+	timeout --kill-after=10 "$limit" bash "$t" 2>&1 < /dev/null | sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	dmesg | tail -n +"$((dmesg_before + 1))" > /tmp/.dmesg-test
 	kernel_ok=1
 	"$here/vm/scan-kernel-log.sh" /tmp/.dmesg-test 2>&1 | sed 's/^/    # /' || true

@@ -1,0 +1,229 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every fault of the reference fabric (usid mode, 4 planes x 2 spines)
+# injected mid-transfer, each transfer verified byte for byte by mrc-perf:
+#  - a silent blackhole of one spine link (netem loss 100%, the link stays
+#    up): its paths go ASSUMED_BAD, the recovery shows in the connection's
+#    TTR histogram (mrcctl conn), an EV probe along it times out while one
+#    along a healthy path answers, and after the repair probes bring the
+#    paths back to GOOD;
+#  - a local plane link down and back;
+#  - a remote plane link down and back: the peer hears of it at once
+#    through PORT_STATUS_UPDATE, its paths leave with reason peer-port-down
+#    and come back with peer-port-up;
+#  - 1% random loss on every plane, both directions; 5% loss on one spine;
+#  - a flapping spine link; reordering; duplication; corruption;
+#  - every path down past the retry budget: the sender gets ETIMEDOUT, no
+#    hang.
+# timeout: 1500
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib_fabric.sh"
+
+mrc_module_load
+mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
+for h in "$FAB_A" "$FAB_B"; do
+	ip netns exec "$h" "$MRCCTL" policy set default backups 0 >/dev/null
+done
+mrc_check "configure usid paths" mrc_fabric_mrc_config usid
+res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
+exec 3>&1
+ctl_a() { ip netns exec "$FAB_A" "$MRCCTL" "$@"; }
+
+stat() { # NS NAME: one MIB counter of a namespace
+	ip netns exec "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
+}
+stat_at_least() { # NS NAME MIN
+	[ "$(stat "$1" "$2")" -ge "$3" ]
+}
+stall_below() { # NAME MS: the transfer's longest delivery stall
+	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
+}
+report() { # NAME: one line on the transfer
+	mrc_info "$1: goodput $(mrc_json "$res/$1.server" goodput_mbps) Mbit/s," \
+		"longest stall $(mrc_json "$res/$1.server" longest_stall_ms) ms"
+}
+
+# transfer_with NAME FAULT [BYTES]: a transfer A->B (24 MiB by default);
+# FAULT (a command string) runs once data flows. A transfer that makes no
+# end within 200 s is a failure: the state of both ends is shown, and
+# mrc-perf gives up at 300 s.
+transfer_with() {
+	local name=$1 fault=$2 bytes=${3:-25165824} before xfer
+	before=$(stat "$FAB_B" InPkts)
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$name" \
+		-t stream -n "$bytes" --time-limit 300 &
+	xfer=$!
+	mrc_wait_for 60 stat_at_least "$FAB_B" InPkts $((before + 500))
+	eval "$fault"
+	if ! mrc_wait_for 200 xfer_done "$xfer"; then
+		{	# to the log directly (fd 3), not into mrc_check's capture
+			echo "$name: still running after 200 s; A, then B:"
+			ctl_a conn show paths
+			ip netns exec "$FAB_B" "$MRCCTL" conn show paths
+			ip netns exec "$FAB_A" cat /proc/net/mrc_stat
+		} 2>&1 | sed 's/^/# /' >&3
+	fi
+	wait "$xfer"
+}
+xfer_done() { ! kill -0 "$1" 2>/dev/null; }
+
+# 0. EV probes on a healthy fabric.
+mrc_check "probe: path 0 answers with a round-trip time" \
+	mrc_wait_for 20 sh -c "ip netns exec $FAB_A $MRCCTL -j probe $FAB_B_ADDR path 0 > $res/probe0.json"
+mrc_check "probe: the answer carries rtt_ns" \
+	python3 -c "import json; j = json.load(open('$res/probe0.json')); assert j['rtt_ns'] > 0 and not j['timed_out']"
+mrc_check "probe: B counted the request, A the answer" \
+	sh -c "[ $(stat "$FAB_B" EpRequestsRecv) -ge 1 ] && [ $(stat "$FAB_A" EpProbesAnswered) -ge 1 ]"
+mrc_check_fails "probe: a destination outside the path's prefix is refused" \
+	ctl_a probe fd00:c::1 path 0
+
+# 1. Silent blackhole of spine 0 of plane 1, A->B direction (paths 2).
+t0a=$(mrc_fabric_ns t0a 1)
+bad0=$(stat "$FAB_A" PathToBad)
+good0=$(stat "$FAB_A" PathToGood)
+ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
+	ctl_a -j conn | python3 -c 'import json, sys
+sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
+}
+mrc_check "blackhole: 48 MiB verified across a silent spine blackhole" \
+	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%
+		mrc_wait_for 30 ttr_seen && touch $res/ttr-seen" 50331648
+mrc_check "blackhole: the connection's TTR histogram counted the recovery" \
+	test -e "$res/ttr-seen"
+report blackhole
+mrc_check "blackhole: longest stall under 2 s (emulated VM)" stall_below blackhole 2000
+mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
+	stat_at_least "$FAB_A" PathToBad $((bad0 + 1))
+to0=$(stat "$FAB_A" EpProbesTimeout)
+ctl_a -j probe "$FAB_B_ADDR" path 2 timeout 500 > "$res/probe2.json"
+mrc_check_eq "probe: along the blackholed path: timeout (exit 1)" 1 "$?"
+mrc_check "probe: the timeout is reported and counted" \
+	sh -c "grep -q '\"timed_out\":true' $res/probe2.json && [ $(stat "$FAB_A" EpProbesTimeout) -gt $to0 ]"
+mrc_check "probe: along the other spine of the plane: answered" \
+	ctl_a probe "$FAB_B_ADDR" path 3
+tc -n "$t0a" qdisc del dev up0 root
+# A connection alive across the repair sees its paths come back.
+mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/repair" -t stream -n 8388608 &
+rep=$!
+mrc_check "blackhole repaired: probes bring paths back (PathToGood)" \
+	mrc_wait_for 120 stat_at_least "$FAB_A" PathToGood $((good0 + 1))
+wait "$rep"
+mrc_check_eq "transfer after the repair verified" 0 "$?"
+
+# 2. Local plane 2 goes down mid-transfer, then comes back.
+down0=$(stat "$FAB_A" PlaneDown)
+mrc_check "local plane down: 24 MiB verified across a local link down" \
+	transfer_with planedown "ip -n $FAB_A link set pl2 down"
+report planedown
+mrc_check "local plane down counted" stat_at_least "$FAB_A" PlaneDown $((down0 + 1))
+ip -n "$FAB_A" link set pl2 up
+mrc_check "local plane up again: verified transfer" \
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n 8388608
+
+# 3. Remote plane 3 (B's link) goes down and back during a 96 MiB transfer.
+ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-a" 2> "$res/monitor-a.err" &
+mon=$!
+_mrc_pids+=("$mon")
+mrc_wait_for 30 grep -q monitoring "$res/monitor-a.err"
+sent0=$(stat "$FAB_B" PortStatusSent)
+recv0=$(stat "$FAB_A" PortStatusRecv)
+remote_flap() {
+	ip -n "$FAB_B" link set pl3 down
+	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 1))
+	ip -n "$FAB_B" link set pl3 up
+	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+}
+mrc_check "remote plane down and up: transfer verified" \
+	transfer_with remote remote_flap 100663296
+report remote
+mrc_check "remote plane: B sent port-status updates" \
+	stat_at_least "$FAB_B" PortStatusSent $((sent0 + 2))
+mrc_check "remote plane: A applied both (down, then up)" \
+	stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+mrc_check "remote plane: A's monitor saw paths leave (peer-port-down)" \
+	mrc_wait_for 10 grep -q peer-port-down "$res/monitor-a"
+mrc_check "remote plane: and come back (peer-port-up)" \
+	mrc_wait_for 10 grep -q peer-port-up "$res/monitor-a"
+kill "$mon" 2>/dev/null
+
+# 4. Random loss.
+netem_all() { # add|del [netem args]: every plane link of both hosts
+	local op=$1 h p
+	shift
+	for h in "$FAB_A" "$FAB_B"; do
+		for p in 0 1 2 3; do
+			tc -n "$h" qdisc "$op" dev "pl$p" root "$@"
+		done
+	done
+}
+netem_all add netem loss 1%
+mrc_check "1% loss on every plane: 24 MiB verified" transfer_with loss1 :
+report loss1
+netem_all del
+t0a=$(mrc_fabric_ns t0a 0)
+tc -n "$t0a" qdisc add dev up1 root netem loss 5%
+mrc_check "5% loss on one spine link: 24 MiB verified" transfer_with loss5 :
+report loss5
+tc -n "$t0a" qdisc del dev up1 root
+
+# 5. A spine link that flaps every 300 ms for the whole transfer.
+t0a=$(mrc_fabric_ns t0a 2)
+(
+	while :; do
+		ip -n "$t0a" link set up0 down
+		sleep 0.3
+		ip -n "$t0a" link set up0 up
+		sleep 0.3
+	done
+) &
+flap=$!
+_mrc_pids+=("$flap")
+mrc_check "flapping spine link: 24 MiB verified" transfer_with flap :
+report flap
+kill "$flap"
+wait "$flap" 2>/dev/null
+ip -n "$t0a" link set up0 up
+
+# 6. Reordering, duplication, corruption (each on one plane of A).
+tc -n "$FAB_A" qdisc add dev pl0 root netem delay 2ms reorder 25% 50%
+mrc_check "reordering: 24 MiB verified" transfer_with reorder :
+report reorder
+tc -n "$FAB_A" qdisc del dev pl0 root
+tc -n "$FAB_A" qdisc add dev pl1 root netem duplicate 10%
+mrc_check "duplication: 24 MiB verified" transfer_with dup :
+report dup
+tc -n "$FAB_A" qdisc del dev pl1 root
+tc -n "$FAB_A" qdisc add dev pl2 root netem corrupt 2%
+mrc_check "corruption: 24 MiB verified" transfer_with corrupt :
+report corrupt
+tc -n "$FAB_A" qdisc del dev pl2 root
+
+# 7. Every path down past the retry budget: ETIMEDOUT, promptly.
+ctl_a policy add fast rto-min 2ms rto-max 50ms retry-limit 5 >/dev/null
+port=$((20000 + RANDOM % 10000))
+ip netns exec "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
+	2> "$res/dead.server.log" &
+srv=$!
+_mrc_pids+=("$srv")
+mrc_wait_for 30 grep -q listening "$res/dead.server.log"
+ip netns exec "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+	--policy fast -n 1073741824 > "$res/dead.client" 2> "$res/dead.client.log" &
+cli=$!
+_mrc_pids+=("$cli")
+before=$(stat "$FAB_B" InPkts)
+mrc_wait_for 60 stat_at_least "$FAB_B" InPkts $((before + 500))
+netem_all add netem loss 100%
+t_down=$SECONDS
+mrc_check "all paths down: the sender fails within 60 s" mrc_wait_for 60 xfer_done "$cli"
+mrc_info "all paths down: the sender gave up after $((SECONDS - t_down)) s"
+wait "$cli"
+mrc_check_eq "all paths down: the sender's exit status is non-zero" 1 "$(( $? != 0 ))"
+mrc_check "all paths down: the error is ETIMEDOUT" \
+	grep -q "Connection timed out" "$res/dead.client" "$res/dead.client.log"
+mrc_check "all paths down: counted (ConnTimeout)" stat_at_least "$FAB_A" ConnTimeout 1
+netem_all del
+kill "$srv" 2>/dev/null
+wait "$srv" 2>/dev/null
+mrc_check "after all paths came back: verified transfer" \
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/revived" -t stream -n 8388608
+mrc_done
