@@ -432,6 +432,19 @@ def classes(c, a):
                [(a.oversize_from, P[1], V[1], p) for p in big])
 
 
+def spoofed_port_status(c, a):
+    """Yield the class that needs no secret: port status by address."""
+    # From the receiver's own (spoofed) address: every plane down (refused:
+    # it would leave no path) and only plane 0 up (applied: no secret
+    # protects it). The receiver's next SACK carries its real port status,
+    # so the transfer must not stall for good (checked after the run).
+    V, P = a.victim, a.peer
+    yield ("spoofed PORT_STATUS_UPDATEs (all planes down, only plane 0 up) from the "
+           "receiver's address", P[0], ["PortStatusRecv", "EpDropRateLimit", "InDropNoConn"],
+           False, [(V[0], V[1], P[1], bth(OP["EP_REQUEST"], QPN_EP) +
+                    erth(0, req_id=i, ports=i % 2)) for i in range(4)])
+
+
 def run_inject(a):
     a.victim = a.victim.split(",")
     a.peer = a.peer.split(",")
@@ -442,7 +455,9 @@ def run_inject(a):
     snd = Sender()
     failed = 0
     total = 0
-    for name, ns, names, exact, pkts in classes(c, a):
+    import itertools
+    for name, ns, names, exact, pkts in itertools.chain(classes(c, a),
+                                                        spoofed_port_status(c, a)):
         before = stats(ns)
         for frm, src, dst, p in pkts:
             snd.send(frm, src, dst, p, dport=a.port)
