@@ -11,7 +11,7 @@
 #
 #   B (peer, fd00::2) ---- A (victim, fd00::1, fd01::1) ---- X (fd01::2)
 #                                    the X link has a 9000-byte MTU
-# timeout: 240
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 
 INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py

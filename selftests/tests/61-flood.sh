@@ -14,7 +14,7 @@
 #
 #   B (client, fd00::2) ---- A (server, fd00::1, fd01::1) ---- X (fd01::2,
 #                                             spoofing fd02::/64 sources)
-# timeout: 300
+# timeout: 600
 . "$(dirname "$0")/../lib.sh"
 
 INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
@@ -49,9 +49,12 @@ stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
 # conns NS: connections of a namespace, half-open ones included (-1 if
 # they cannot be listed).
 conns() {
-	in_ns "$1" "$MRCCTL" -j conn show 2>/dev/null |
-		python3 -c 'import json, sys; print(len(json.load(sys.stdin)))' 2>/dev/null ||
+	local t
+	if t=$(in_ns "$1" "$MRCCTL" conn show 2>/dev/null); then
+		printf '%s\n' "$t" | grep -c '^ *[0-9]'	# rows start with the id
+	else
 		echo -1
+	fi
 }
 conns_at_most() { [ "$(conns "$1")" -le "$2" ]; }
 slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
@@ -109,7 +112,7 @@ flood_stop
 mrc_wait_for 30 stat_at_least "$A" HsReqRecv $((req0 + n_req))
 req=$(( $(stat "$A" HsReqRecv) - req0 ))
 rej=$(( $(stat "$A" HsRejected) - rej0 ))
-mrc_info "CM_REQs counted $req of $n_req, rejected $rej, most connections seen $max_half;" \
+mrc_info "at ${SECONDS}s: CM_REQs counted $req of $n_req, rejected $rej, most connections seen $max_half;" \
 	"slab $slab0 kB before, $slab1 kB during; available memory $avail0 kB before, $avail1 kB during"
 mrc_check "every CM_REQ counted (HsReqRecv)" [ "$req" -ge "$n_req" ]
 mrc_check "requests beyond what the listener takes refused (HsRejected > 0)" [ "$rej" -gt 0 ]
@@ -126,7 +129,7 @@ flood 60
 mrc_wait_for 60 stat_at_least "$A" HsReqRecv $(( $(stat "$A" HsReqRecv) + 100 ))
 legit_ok=0
 for i in 1 2 3; do
-	mrc_info "legitimate connection $i: $(conns "$A") connections at the server"
+	mrc_info "at ${SECONDS}s: legitimate connection $i: $(conns "$A") connections at the server"
 	if in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" -n 1048576 \
 		> "$res/cli$i.json" 2> "$res/cli$i.log"; then
 		legit_ok=$((legit_ok + 1))
@@ -143,7 +146,7 @@ srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
 mrc_wait_for 30 srv_gone || kill "$srv"
 wait "$srv"
 mrc_check_eq "the server verified all 3" "0 3" "$? $(grep -c '"verified":true' "$res/srv.json")"
-mrc_info "evicted or expired half-open connections (HsTimeout): $(stat "$A" HsTimeout)"
+mrc_info "at ${SECONDS}s: evicted or expired half-open connections (HsTimeout): $(stat "$A" HsTimeout)"
 
 # --- 2. Data to connections that do not exist ------------------------------
 n_data=2000
@@ -175,7 +178,7 @@ mrc_check "reliability probes for no connection counted (InDropNoConn)" \
 answered=$(( $(stat "$A" OutPkts) - out0 ))
 limited=$(( $(stat "$A" EpDropRateLimit) - eprl0 ))
 bound=$(( (ms / 1000 + 2) * 1000 ))
-mrc_info "probe flood: $n_probe packets in $ms ms; $answered answers, $limited rate-limited"
+mrc_info "at ${SECONDS}s: probe flood: $n_probe packets in $ms ms; $answered answers, $limited rate-limited"
 mrc_check "EV probe answers bounded by the rate limit ($answered <= $bound)" \
 	[ "$answered" -le "$bound" ]
 mrc_check_eq "answered + rate-limited = endpoint requests" $((n_probe / 2)) \
