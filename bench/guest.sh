@@ -23,7 +23,7 @@
 #   BENCH_DURATION [10]   BENCH_FAULT_AT [3]  BENCH_CONNS [1000]
 #   BENCH_QUEUE [40 ms at the rate, >= 64 KiB: the shaper's tbf limit]
 #   BENCH_PROTOS ["mrc tcp tcp-ecmp mptcp"]
-#   BENCH_SCENARIOS ["aggregate loss blackhole planedown rr cpu many"]
+#   BENCH_SCENARIOS ["aggregate loss blackhole planedown rr cpu profile many"]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../selftests/lib.sh"
@@ -41,7 +41,7 @@ CONNS=${BENCH_CONNS:-1000}
 # buffer, not a bufferbloated one), at least 64 KiB
 QUEUE=${BENCH_QUEUE:-$(awk -v r="$RATE" 'BEGIN { q = r * 1e6 / 8 * 0.04; printf "%db\n", (q < 65536 ? 65536 : q) }')}
 PROTOS=${BENCH_PROTOS:-mrc tcp tcp-ecmp mptcp}
-SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown rr cpu many}
+SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown rr cpu profile many}
 mkdir -p "$RAW"
 
 log() { echo "bench: $(date -u +%H:%M:%S) $*"; }
@@ -98,6 +98,7 @@ for h in "$FAB_A" "$FAB_B"; do
 done
 # The local-plane-down fault takes host A's device down: keep its
 # addresses (IPv6 flushes them by default) and save its routes to restore.
+# shellcheck disable=SC2046
 A sysctl -qw $(for p in $(seq 0 $((P - 1))); do echo "net.ipv6.conf.pl$p.keep_addr_on_down=1"; done)
 
 mkdir -p "$FIFOS"
@@ -208,7 +209,7 @@ write_meta() {
 # others FAULT_AT seconds after data starts to flow (bench/fault.py picks
 # the plane and spine the protocol uses and injects). Undone afterwards.
 xfer() {
-	local name=$1 proto=$2 scen=$3 fault=$4 srv cli mon= sp t0a cpu0 cpu1 t_start
+	local name=$1 proto=$2 scen=$3 fault=$4 srv cli mon='' sp t0a cpu0 cpu1 t_start
 	local t_loss=0 watch_fault=none
 	port=$((port + 1))
 	log "$name"
@@ -239,6 +240,13 @@ xfer() {
 	[ "$proto" = mptcp ] && wport=$port
 	echo "$wf $watch_fault $FAULT_AT $wport $((DUR + 30))" >&"$AGENT_FD"
 	mrc_wait_for 120 test -e "$wf.armed" || log "the fault agent is not answering"
+	local perf=
+	if [ "$scen" = profile ]; then
+		perf record -q -e cpu-clock -a -F 499 -o "/tmp/perf-$name.data" -- sleep "$DUR" \
+			> "$RAW/$name.perf.log" 2>&1 &
+		perf=$!
+		_mrc_pids+=("$perf")
+	fi
 	cpu0=$(cpu_busy)
 	t_start=$(now)
 	# shellcheck disable=SC2046
@@ -252,6 +260,13 @@ xfer() {
 	local src=$?
 	cpu1=$(cpu_busy)
 	mrc_wait_for $((DUR + 40)) test -e "$wf"
+	if [ -n "$perf" ]; then
+		wait "$perf"
+		perf report -i "/tmp/perf-$name.data" --stdio --no-children --sort dso,sym \
+			--percent-limit 0.5 2>/dev/null | grep -v '^#' | grep . | head -40 \
+			> "$RAW/$name.perf.txt"
+		rm -f "/tmp/perf-$name.data"
+	fi
 	[ -n "$mon" ] && kill "$mon" 2>/dev/null && mrc_stats "$name.after"
 	# undo whatever was done
 	for p in $(seq 0 $((P - 1))); do
@@ -379,6 +394,11 @@ for proto in $PROTOS; do
 	ok_proto "$proto" || continue
 	has "$SCENARIOS" rr && rr "$proto-rr" "$proto"
 	has "$SCENARIOS" cpu && xfer "$proto-cpu" "$proto" cpu none
+	# where the CPU goes (perf in the VM), for MRC and the TCP it is
+	# compared with; a run of its own so perf does not weigh on "cpu"
+	if has "$SCENARIOS" profile && command -v perf > /dev/null && has "mrc tcp" "$proto"; then
+		xfer "$proto-profile" "$proto" profile none
+	fi
 done
 # Many connections last: what is left of them (MRC connections timing
 # out) must not weigh on the other measurements.

@@ -32,8 +32,11 @@ for name, label, color in (("mrc", "MRC (8 paths)", "tab:red"),
     xs = [r["start_unix"] + i * ms - fault for i in range(0, len(b), k)] if "start_unix" in r else []
     ys = [sum(b[i:i + k]) * 8 / (k * ms) / 1e6 for i in range(0, len(b), k)]
     if xs:
+        note = ""
+        if name == "mrc" and xs[-1] < 0:
+            note = " (done before the cut)"
         ax.plot(xs, ys, label=f"{label}: {r['bytes'] >> 20} MiB, longest stall "
-                f"{r['longest_stall_ms']:.0f} ms", color=color)
+                f"{r['longest_stall_ms']:.0f} ms{note}", color=color)
 ax.axvline(0, color="black", ls="--", lw=1, label="spine link silently cut")
 ax.set_xlabel("seconds from the cut")
 ax.set_ylabel("goodput at the receiver, Mbit/s (100 ms bins)")

@@ -225,7 +225,7 @@ def build(outdir, commit, vm_seconds, vm_status):
     R_ = res["results"]
     for name, r in runs.items():
         scen = r["meta"].get("scenario")
-        if scen in ("aggregate", "loss", "blackhole", "planedown", "cpu"):
+        if scen in ("aggregate", "loss", "blackhole", "planedown", "cpu", "profile"):
             R_[name] = xfer_summary(r)
         elif scen == "rr":
             c = r["client"] or {}
@@ -370,6 +370,12 @@ def build(outdir, commit, vm_seconds, vm_status):
         addrs = g("mptcp", "aggregate", "mptcp_subflow_addrs")
         md += ["", f"MPTCP subflows in the aggregate run: {sf}" +
                (" (local addresses " + ", ".join(addrs) + ")" if addrs else "") + "."]
+    for p in ("mrc", "tcp"):
+        prof = os.path.join(raw, f"{p}-profile.perf.txt")
+        if os.path.exists(prof):
+            lines = [l.rstrip() for l in open(prof) if l.strip()][:15]
+            md += ["", f"Where the VM's CPU goes during an unshaped {LABEL[p]} transfer "
+                   "(`perf record -e cpu-clock -a`, top symbols):", "", "```"] + lines + ["```"]
     if not run.get("mptcp_ok", 1):
         md += ["", "MPTCP could not be set up in this run: its columns are empty."]
     with open(os.path.join(outdir, "table.md"), "w") as f:

@@ -55,8 +55,9 @@ mrc_wait_for 30 mrc_in
 mrc_wait_for 30 tcp_up
 t0a=$(mrc_fabric_ns t0a 1)
 echo "both transfers are running; now the spine link plane 1 / spine 0 silently drops everything:"
-date +%s.%N > "$out/fault_unix"
 run ip netns exec "$t0a" tc qdisc add dev up0 root netem loss 100%
+# when the cut is in place (starting tc can take seconds in a busy VM)
+date +%s.%N > "$out/fault_unix"
 wait "$c1" "$s1" "$c2" "$s2" 2>/dev/null
 
 say "6. What happened"
