@@ -38,7 +38,7 @@ srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.err"
 nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
-	--deadline 400 >"$res/client.out" 2>"$res/client.err" &
+	--rate 40 --deadline 400 >"$res/client.out" 2>"$res/client.err" &
 cli=$!
 _mrc_pids+=("$cli")
 
@@ -53,17 +53,29 @@ cid=$(conn_id)
 # "path_id state[,state] reason[,reason] tx_pkts" (over its EVs), plus
 # "rto <us>" and "policy <name>".
 paths() {
-	actl -j conn show id "$cid" | python3 -c '
-import json, sys
-c = json.load(sys.stdin)[0]
-by = {}
-for p in c["paths"]:
-    e = by.setdefault(p.get("path_id", -1), [set(), set(), 0])
-    e[0].add(p["state"]); e[1].add(p["reason"]); e[2] += p["tx_pkts"]
-for k in sorted(by):
-    print(k, ",".join(sorted(by[k][0])), ",".join(sorted(by[k][1])), by[k][2])
-print("rto", c["rto_us"])
-print("policy", c["policy"])'
+	actl -j conn show id "$cid" | awk '
+	function num(o, k) { return match(o, "\"" k "\":[0-9]+") ? substr(o, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : "" }
+	function str(o, k) { return match(o, "\"" k "\":\"[^\"]*\"") ? substr(o, RSTART + length(k) + 4, RLENGTH - length(k) - 5) : "" }
+	{
+		s = $0
+		rto = num(s, "rto_us")
+		pol = str(s, "policy")
+		while (match(s, /[{]"ecn_marks"[^}]*[}]/)) {
+			o = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			id = num(o, "path_id")
+			if (id == "") id = -1
+			if (!(id in tx)) { ids[++n] = id; tx[id] = 0; st[id] = ""; re[id] = "" }
+			v = str(o, "state"); if (index("," st[id] ",", "," v ",") == 0) st[id] = st[id] (st[id] == "" ? "" : ",") v
+			v = str(o, "reason"); if (index("," re[id] ",", "," v ",") == 0) re[id] = re[id] (re[id] == "" ? "" : ",") v
+			tx[id] += num(o, "tx_pkts")
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++) print ids[i], st[ids[i]], re[ids[i]], tx[ids[i]]
+		print "rto", rto
+		print "policy", pol
+	}'
 }
 field() { # SNAPSHOT KEY COLUMN
 	printf '%s\n' "$1" | awk -v k="$2" -v c="$3" '$1 == k { print $c }'

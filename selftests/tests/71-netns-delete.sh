@@ -83,7 +83,10 @@ run() {
 	_mrc_pids+=("$peer")
 	if ! mrc_wait_for 60 grep -q ready "$res/peer.err"; then
 		mrc_fail "$name: A's connections carry data"
-		cat "$res/peer.err" | sed 's/^/# /'
+		sed 's/^/# /' "$res/peer.err"
+		mrc_info "ping: $(in_ns "$a" ping -6 -c 1 -W 2 fd20:b::1 2>&1 | grep -E 'received|from')"
+		mrc_info "A: $(in_ns "$a" grep -E '^(HsReq|HsEst|HsRej|HsTim|OutPkts|InPkts)' /proc/net/mrc_stat | tr '\n' ' ')"
+		mrc_info "B: $(in_ns "$b" grep -E '^(HsReq|HsEst|HsRej|HsTim|OutPkts|InPkts|InDrop)' /proc/net/mrc_stat | tr '\n' ' ')"
 		return
 	fi
 	mrc_pass "$name: A's connections carry data"
