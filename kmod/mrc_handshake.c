@@ -314,7 +314,9 @@ void mrc_cm_listener_flush(struct mrc_sock *msk)
 	struct mrc_sock *child, *tmp;
 	LIST_HEAD(victims);
 
-	cancel_work_sync(&msk->accept_work);
+	/* A queued run holds a reference on the listener: drop it too. */
+	if (cancel_work_sync(&msk->accept_work))
+		sock_put(&msk->sk);
 	skb_queue_purge(&msk->req_q);
 
 	spin_lock_bh(&msk->child_lock);
