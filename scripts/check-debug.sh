@@ -48,10 +48,17 @@ ko=$dbg/kmod/src/mrc.ko
 out=${MRC_SELFTESTS_OUT:-$dbg/selftests}
 rm -rf "$out"
 mkdir -p "$out"
-modroot=$kdir/modroot/lib/modules
+# The guest mounts tmpfs over /root (where the cache usually is): it gets
+# a copy of the kernel's small module directory (no modules, the depmod
+# and modules.builtin files).
+modroot=$dbg/modules
+rm -rf "$modroot"
+mkdir -p "$modroot"
+cp -a "$kdir/modroot/lib/modules/$kver" "$modroot/"
+rm -f "$modroot/$kver/build" "$modroot/$kver/source"
 start=$(date +%s)
 MRC_VM_KERNEL=$kdir/bzImage MRC_KVER=$kver MRC_VM_MODDIR=$modroot/$kver \
-MRC_VM_APPEND="mrc_vm_moddir=$modroot kmemleak=on" \
+MRC_VM_APPEND="mrc_vm_moddir=$modroot kmemleak=on pci=noacpi" \
 MRC_VM_CACHE=$dbg/vm MRC_VM_MEM=${MRC_VM_MEM:-3072} \
 	selftests/vm/run-vm.sh -q -t "${MRC_DEBUG_VM_TIMEOUT:-10800}" -o "$out" -- \
 	env MRC_KMOD="$ko" selftests/vm/debug-suite.sh "$@"

@@ -32,6 +32,7 @@ net/9p/9pnet_virtio fs/9p/9p"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"/{bin,dev,proc,sys,newroot,modules}
+touch "$work/modules/order"	# stays empty when every module is built in
 cp "$busybox" "$work/bin/busybox"
 for m in $modules; do
 	f=$moddir/$m.ko
