@@ -846,6 +846,13 @@ int mrc_glue_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len)
 			err = mrc_glue_wait(msk, &timeo, mrc_glue_writable);
 			if (err)
 				goto out;
+			/*
+			 * Having written some bytes, return their count and
+			 * leave a connection error for the next call, as TCP
+			 * does: reading it here would lose it.
+			 */
+			if (copied && (sk->sk_err || sk->sk_state == MRC_ST_CLOSED))
+				goto out;
 			err = mrc_glue_send_error(msk, msg->msg_flags);
 			if (err)
 				goto out;

@@ -150,6 +150,28 @@ static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
 }
 
 /**
+ * mrc_conn_event() - tell the events group that a connection was
+ * established, closed or failed.
+ * @msk: the socket.
+ * @type: MRC_EVENT_CONN_ESTABLISHED, _CLOSED or _FAILED.
+ * @err: positive errno for MRC_EVENT_CONN_FAILED, else 0.
+ *
+ * Context: any.
+ */
+void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
+{
+	struct mrc_nl_conn ci = {
+		.id = msk->lqpn,
+		.laddr = msk->saddr,
+		.raddr = msk->daddr,
+		.lport = msk->sport,
+		.rport = msk->dport,
+	};
+
+	mrc_event_conn(sock_net(&msk->sk), type, &ci, err);
+}
+
+/**
  * mrc_conn_dump() - dump the namespace's connections for CONN_GET.
  * @skb: the dump message being filled.
  * @cb: the dump state: args[0] is the next bucket, args[1] how many

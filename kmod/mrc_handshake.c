@@ -603,6 +603,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		}
 		mrc_set_state(sk, MRC_ST_ESTABLISHED);
 		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
+		mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 		mrc_cm_send(msk, MRC_OP_CM_RTU);
 		sk->sk_state_change(sk);
 		mrc_glue_push(msk);
@@ -619,6 +620,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		}
 		mrc_set_state(sk, MRC_ST_ESTABLISHED);
 		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
+		mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 		mrc_cm_established(msk);
 		mrc_glue_push(msk);
 		break;

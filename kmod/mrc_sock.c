@@ -106,7 +106,17 @@ static void mrc_release_cb(struct sock *sk)
 void mrc_sk_done(struct mrc_sock *msk, int err)
 {
 	struct sock *sk = &msk->sk;
+	int old = sk->sk_state;
 
+	if (old == MRC_ST_ESTABLISHED || old == MRC_ST_PEER_CLOSED ||
+	    old == MRC_ST_DREQ_SENT) {
+		if (err == ETIMEDOUT)
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_TIMEOUT);
+		else if (err == ECONNRESET)
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_RESET);
+		mrc_conn_event(msk, err ? MRC_EVENT_CONN_FAILED :
+				   MRC_EVENT_CONN_CLOSED, err);
+	}
 	if (err)
 		WRITE_ONCE(sk->sk_err, err);
 	mrc_set_state(sk, MRC_ST_CLOSED);

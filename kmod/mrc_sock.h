@@ -152,5 +152,6 @@ void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type);
 struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener);
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);
 void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb);
+void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err);
 
 #endif /* _MRC_SOCK_H */

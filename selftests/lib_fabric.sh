@@ -197,7 +197,17 @@ mrc_fabric_build() {
 	for f in "$_fab_dir"/ns.*; do
 		ip -n "${f##*/ns.}" -batch "$f" || return 1
 	done
-	rm -rf "$_fab_dir"
+	# Kept for mrc_fabric_link_up, which replays a device's commands.
+	mrc_on_exit "rm -rf $_fab_dir"
+}
+
+# mrc_fabric_link_up NS DEV: bring a fabric link back after
+# "ip -n NS link set DEV down". Taking a device down makes IPv6 drop its
+# addresses and the routes through it; this puts them back by replaying
+# the device's commands of the fabric build.
+mrc_fabric_link_up() {
+	grep -E " dev $2( |\$)" "$_fab_dir/ns.$1" | ip -n "$1" -force -batch - >/dev/null 2>&1
+	ip -n "$1" link set "$2" up
 }
 
 # mrc_fabric_mrc_config MODE [EVS]: configure MRC on both hosts: one

@@ -3,15 +3,15 @@
 # Every fault of the reference fabric (usid mode, 4 planes x 2 spines)
 # injected mid-transfer, each transfer verified byte for byte by mrc-perf:
 #  - a silent blackhole of one spine link (netem loss 100%, the link stays
-#    up): its paths go ASSUMED_BAD, the recovery shows in the connection's
-#    TTR histogram (mrcctl conn), an EV probe along it times out while one
-#    along a healthy path answers, and after the repair probes bring the
-#    paths back to GOOD;
+#    up): its paths go ASSUMED_BAD, an EV probe along it times out while
+#    one along a healthy path answers, and after the repair probes bring
+#    the paths back to GOOD;
 #  - a local plane link down and back;
 #  - a remote plane link down and back: the peer hears of it at once
 #    through PORT_STATUS_UPDATE, its paths leave with reason peer-port-down
 #    and come back with peer-port-up;
-#  - 1% random loss on every plane, both directions; 5% loss on one spine;
+#  - 1% random loss on every plane, both directions; 5% loss on one spine
+#    (the live connection's TTR histogram fills, mrcctl conn);
 #  - a flapping spine link; reordering; duplication; corruption;
 #  - every path down past the retry budget: the sender gets ETIMEDOUT, no
 #    hang.
@@ -85,11 +85,8 @@ ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
 	ctl_a -j conn | python3 -c 'import json, sys
 sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
 }
-mrc_check "blackhole: 48 MiB verified across a silent spine blackhole" \
-	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%
-		mrc_wait_for 30 ttr_seen && touch $res/ttr-seen" 50331648
-mrc_check "blackhole: the connection's TTR histogram counted the recovery" \
-	test -e "$res/ttr-seen"
+mrc_check "blackhole: 24 MiB verified across a silent spine blackhole" \
+	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%"
 report blackhole
 mrc_check "blackhole: longest stall under 2 s (emulated VM)" stall_below blackhole 2000
 mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
@@ -116,7 +113,7 @@ mrc_check "local plane down: 24 MiB verified across a local link down" \
 	transfer_with planedown "ip -n $FAB_A link set pl2 down"
 report planedown
 mrc_check "local plane down counted" stat_at_least "$FAB_A" PlaneDown $((down0 + 1))
-ip -n "$FAB_A" link set pl2 up
+mrc_fabric_link_up "$FAB_A" pl2
 mrc_check "local plane up again: verified transfer" \
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n 8388608
 
@@ -130,7 +127,7 @@ recv0=$(stat "$FAB_A" PortStatusRecv)
 remote_flap() {
 	ip -n "$FAB_B" link set pl3 down
 	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 1))
-	ip -n "$FAB_B" link set pl3 up
+	mrc_fabric_link_up "$FAB_B" pl3
 	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
 }
 mrc_check "remote plane down and up: transfer verified" \
@@ -162,7 +159,12 @@ report loss1
 netem_all del
 t0a=$(mrc_fabric_ns t0a 0)
 tc -n "$t0a" qdisc add dev up1 root netem loss 5%
-mrc_check "5% loss on one spine link: 24 MiB verified" transfer_with loss5 :
+# Each loss is repaired while the transfer goes on: the live connection's
+# time-to-recovery histogram (mrcctl conn) fills.
+mrc_check "5% loss on one spine link: 48 MiB verified" transfer_with loss5 \
+	"mrc_wait_for 60 ttr_seen && touch $res/ttr-seen" 50331648
+mrc_check "5% loss: the live connection's TTR histogram counted recoveries" \
+	test -e "$res/ttr-seen"
 report loss5
 tc -n "$t0a" qdisc del dev up1 root
 
@@ -172,7 +174,7 @@ t0a=$(mrc_fabric_ns t0a 2)
 	while :; do
 		ip -n "$t0a" link set up0 down
 		sleep 0.3
-		ip -n "$t0a" link set up0 up
+		mrc_fabric_link_up "$t0a" up0
 		sleep 0.3
 	done
 ) &
@@ -182,7 +184,7 @@ mrc_check "flapping spine link: 24 MiB verified" transfer_with flap :
 report flap
 kill "$flap"
 wait "$flap" 2>/dev/null
-ip -n "$t0a" link set up0 up
+mrc_fabric_link_up "$t0a" up0
 
 # 6. Reordering, duplication, corruption (each on one plane of A).
 tc -n "$FAB_A" qdisc add dev pl0 root netem delay 2ms reorder 25% 50%
@@ -199,7 +201,12 @@ report corrupt
 tc -n "$FAB_A" qdisc del dev pl2 root
 
 # 7. Every path down past the retry budget: ETIMEDOUT, promptly.
-ctl_a policy add fast rto-min 2ms rto-max 50ms retry-limit 5 >/dev/null
+ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-dead" 2> "$res/monitor-dead.err" &
+mon=$!
+_mrc_pids+=("$mon")
+mrc_wait_for 30 grep -q monitoring "$res/monitor-dead.err"
+mrc_check "a policy with a short retry budget" \
+	ctl_a policy add fast rto-min 2ms rto-max 50ms retry-limit 5
 port=$((20000 + RANDOM % 10000))
 ip netns exec "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
 	2> "$res/dead.server.log" &
@@ -219,8 +226,13 @@ mrc_info "all paths down: the sender gave up after $((SECONDS - t_down)) s"
 wait "$cli"
 mrc_check_eq "all paths down: the sender's exit status is non-zero" 1 "$(( $? != 0 ))"
 mrc_check "all paths down: the error is ETIMEDOUT" \
-	grep -q "Connection timed out" "$res/dead.client" "$res/dead.client.log"
+	sh -c "cat $res/dead.client $res/dead.client.log; grep -q 'Connection timed out' $res/dead.client $res/dead.client.log"
 mrc_check "all paths down: counted (ConnTimeout)" stat_at_least "$FAB_A" ConnTimeout 1
+mrc_check "all paths down: mrcctl monitor saw the connection established" \
+	grep -q conn-established "$res/monitor-dead"
+mrc_check "all paths down: and failed with ETIMEDOUT (error 110)" \
+	mrc_wait_for 10 grep -q "conn-failed.* error 110" "$res/monitor-dead"
+kill "$mon" 2>/dev/null
 netem_all del
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
