@@ -50,6 +50,13 @@ if [ ! -d "$out/raw" ]; then
 	echo "bench: the guest wrote no results; see $out/console.log" >&2
 	exit 1
 fi
+# The guest's perf samples, resolved with its kallsyms (fast here).
+for d in "$out"/raw/*.perf.data; do
+	[ -e "$d" ] || continue
+	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --no-children \
+		--sort dso,sym --percent-limit 0.02 2>/dev/null | grep -v '^#' | grep . |
+		head -120 > "${d%.data}.txt" || true
+done
 /usr/bin/python3 bench/report.py "$out" --commit "$commit" --vm-seconds "$vm_s" --vm-status "$rc"
 ln -sfn "$out" "$root/build/bench/latest" 2>/dev/null || true
 echo "bench: table $out/table.md, plots $out/*.png, JSON $out/results.json"
