@@ -9,8 +9,8 @@
 #                   JSON, a table of ratios and plots in build/bench/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
-#   make selftests-fabric  the transfer and fault tests on the reference
-#                   fabric (selftests/tests-fabric; long, not yet in check)
+#   make selftests-fabric  only the VM tests that build the reference
+#                   fabric (transfers, faults; part of check too)
 #   make check-debug  the VM suite on a debug kernel (KASAN, lockdep, kmemleak,
 #                   UBSAN; built once per machine, about an hour; not in check)
 #   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
@@ -44,7 +44,7 @@ selftests: all
 	selftests/run.sh $(T)
 
 selftests-fabric: all
-	selftests/run.sh $(sort $(wildcard selftests/tests-fabric/*.sh))
+	selftests/run.sh $(notdir $(basename $(shell grep -l lib_fabric.sh selftests/tests/*.sh)))
 
 lint:
 	scripts/lint-kernel.sh
