@@ -41,6 +41,19 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 #define MRC_GLUE_MPR_UNITS	MRC_CONN_DEF_MPR_UNITS
 /* EVs of the fallback path set when no path is configured. */
 #define MRC_GLUE_FALLBACK_EVS	16
+
+/*
+ * The receive window the engine credits, out of the socket's rcvbuf. A
+ * received packet costs its truesize, about twice its payload for the
+ * ~8 KB packets of a 9000-byte MTU, and input drops data beyond twice
+ * rcvbuf of truesize. Crediting half of rcvbuf (as TCP advertises with
+ * tcp_adv_win_scale 1) keeps everything the peer may send within that
+ * bound: credited data is never dropped for memory.
+ */
+static u64 mrc_glue_rcv_window(const struct sock *sk)
+{
+	return READ_ONCE(sk->sk_rcvbuf) / 2;
+}
 /* Packets one push may send before yielding to the timer. */
 #define MRC_GLUE_PUSH_BUDGET	128
 /*
@@ -159,7 +172,7 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	p->max_payload = min_t(u32, payload, 65000);
 	p->rx_mpr = MRC_GLUE_MPR_UNITS * 128;
 	p->tx_mpr = MRC_GLUE_MPR_UNITS * 128;
-	p->rcvbuf = READ_ONCE(msk->sk.sk_rcvbuf);
+	p->rcvbuf = mrc_glue_rcv_window(&msk->sk);
 	p->max_paths = p->policy.max_paths;
 	p->seed = get_random_u64();
 
@@ -206,7 +219,7 @@ int mrc_glue_start(struct mrc_sock *msk)
 	p->peer_qpn = msk->rqpn;
 	/* The storage was sized for our largest window; never send more. */
 	p->tx_mpr = min_t(u32, p->tx_mpr, MRC_GLUE_MPR_UNITS * MRC_MPR_UNIT);
-	p->rcvbuf = READ_ONCE(msk->sk.sk_rcvbuf);
+	p->rcvbuf = mrc_glue_rcv_window(&msk->sk);
 	if (mrc_conn_params_check(p, &msg)) {
 		net_dbg_ratelimited("mrc: bad connection parameters: %s\n", msg);
 		return -EPROTO;
