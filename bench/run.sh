@@ -11,7 +11,7 @@
 # Environment: BENCH_* variables are passed to the guest (see
 # bench/guest.sh: BENCH_P, BENCH_S, BENCH_RATE_MBIT, BENCH_DURATION,
 # BENCH_FAULT_AT, BENCH_CONNS, BENCH_PROTOS, BENCH_SCENARIOS);
-# BENCH_VM_TIMEOUT (default 1500 s) bounds the VM.
+# BENCH_VM_TIMEOUT (default 1680 s: 28 minutes) bounds the VM.
 # The newest results are also reachable as build/bench/latest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +41,7 @@ done < <(env)
 echo "bench: commit $commit; booting Debian's $(selftests/vm/kver.sh) kernel; results in $out"
 t0=$SECONDS
 rc=0
-selftests/vm/run-vm.sh -q -t "${BENCH_VM_TIMEOUT:-1500}" -o "$out" -- \
+selftests/vm/run-vm.sh -q -t "${BENCH_VM_TIMEOUT:-1680}" -o "$out" -- \
 	env "${envs[@]}" BENCH_OUT=/tmp/out bench/guest.sh || rc=$?
 grep '^bench:' "$out/console.log" || true
 vm_s=$((SECONDS - t0))
