@@ -10,8 +10,9 @@
 # carries within +-25% of the mean. In usid and srh mode it also picks
 # the spine (one path per spine), so each spine link carries within +-25%
 # of the mean; in entropy mode the fabric's ECMP hash picks the spine, so
-# each spine must only carry some traffic.
-# timeout: 1500
+# each spine must only carry some traffic. A transfer still running after
+# 15 minutes fails (mrc-perf --time-limit) instead of hanging the suite.
+# timeout: 2400
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
 
@@ -57,7 +58,7 @@ run_mode() {
 	planes0=$(plane_tx_bytes)
 	mrc_check "$mode: $((stream >> 20)) MiB stream A->B verified" \
 		mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$mode-stream" \
-		-t stream -n "$stream"
+		-t stream -n "$stream" --time-limit 900
 	mrc_info "$mode stream: $(mrc_json "$res/$mode-stream.server" goodput_mbps) Mbit/s," \
 		"longest stall $(mrc_json "$res/$mode-stream.server" longest_stall_ms) ms"
 	mrc_check "$mode: planes within +-25% of the mean" \
@@ -72,7 +73,7 @@ run_mode() {
 	# Sizes are uniform in 1..1000: SEQ bytes / 500.5 messages expected.
 	mrc_check "$mode: about $((seq / 500500))k SEQPACKET messages of 1..1000 bytes verified" \
 		mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$mode-seq" \
-		-t seqpacket --random-sizes 1000 -n "$seq"
+		-t seqpacket --random-sizes 1000 -n "$seq" --time-limit 900
 	mrc_info "$mode seqpacket: $(mrc_json "$res/$mode-seq.server" goodput_mbps) Mbit/s"
 }
 
