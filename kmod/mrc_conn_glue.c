@@ -54,6 +54,7 @@ static u64 mrc_glue_rcv_window(const struct sock *sk)
 {
 	return READ_ONCE(sk->sk_rcvbuf) / 2;
 }
+
 /* Packets one push may send before yielding to the timer. */
 #define MRC_GLUE_PUSH_BUDGET	128
 /*
