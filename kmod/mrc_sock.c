@@ -705,12 +705,6 @@ void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type)
 	struct mrc_sock *msk = mrc_sk(sk);
 
 	sock_init_data(sock, sk);
-	/*
-	 * The engine credits half of rcvbuf (the other half pays for skb
-	 * overhead, as with SO_RCVBUF, which doubles what it is given): by
-	 * default, credit the whole net.core.rmem_default.
-	 */
-	sk->sk_rcvbuf = min_t(u64, 2ULL * sk->sk_rcvbuf, INT_MAX);
 	sk->sk_type = type;
 	sk->sk_protocol = 0;
 	sk->sk_family = mrc_af;
