@@ -57,6 +57,11 @@ static u16 mrc_service_port(const struct mrc_sock *msk)
 	return msk->passive ? msk->sport : msk->dport;
 }
 
+static u16 mrc_client_port(const struct mrc_sock *msk)
+{
+	return msk->passive ? msk->dport : msk->sport;
+}
+
 static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 {
 	struct mrc_pkt pkt = {};
@@ -67,6 +72,7 @@ static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 	pkt.bth.pkey = MRC_PKEY_DEFAULT;
 	pkt.bth.dest_qpn = MRC_QPN_CM;
 	pkt.u.cm.port = mrc_service_port(msk);
+	pkt.u.cm.client_port = mrc_client_port(msk);
 	pkt.u.cm.src_qpn = msk->lqpn;
 	pkt.u.cm.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : msk->rqpn;
 	pkt.u.cm.cookie = msk->cookie;
@@ -93,6 +99,7 @@ static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
 	pkt.bth.pkey = MRC_PKEY_DEFAULT;
 	pkt.bth.dest_qpn = MRC_QPN_CM;
 	pkt.u.cm.port = req->u.cm.port;
+	pkt.u.cm.client_port = req->u.cm.client_port;
 	pkt.u.cm.src_qpn = req->u.cm.dst_qpn;
 	pkt.u.cm.dst_qpn = req->u.cm.src_qpn;
 	pkt.u.cm.cookie = req->u.cm.cookie;
@@ -433,7 +440,7 @@ static void mrc_cm_create_child(struct mrc_sock *l, struct sk_buff *skb,
 	child->saddr = ip6h->daddr;
 	child->daddr = ip6h->saddr;
 	child->sport = l->sport;
-	child->dport = 0;	/* the CM does not carry the client's port */
+	child->dport = req->u.cm.client_port;
 	child->cookie = req->u.cm.cookie;
 	child->rqpn = req->u.cm.src_qpn;
 	child->rparams = req->u.cm.params;
@@ -578,7 +585,9 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 	u64 now = ktime_get_ns();
 	int err;
 
-	if (pkt->type == MRC_PKT_CM && cm->cookie != msk->cookie) {
+	if (pkt->type == MRC_PKT_CM &&
+	    (cm->cookie != msk->cookie || cm->port != mrc_service_port(msk) ||
+	     cm->client_port != mrc_client_port(msk))) {
 		/* not this attempt: forged or stale */
 		MRC_INC_STATS(sock_net(sk), MRC_MIB_IN_DROP_BAD_KEY);
 		return;

@@ -509,6 +509,9 @@ static int mrc_parse_cm(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 	if (err)
 		return err;
 	cm->cookie = mrc_get_be64(p + 12);
+	cm->client_port = mrc_get_be16(p + 20);
+	if (p[22] || p[23])
+		return -MRC_WERR_RESERVED;
 
 	if (pkt->bth.opcode == MRC_OP_CM_REJ) {
 		if (b[1] || b[2] || b[3])
@@ -740,6 +743,8 @@ static void mrc_put_cm(u8 *p, const struct mrc_pkt *pkt)
 	mrc_put_rsvd24(p + 4, cm->src_qpn);
 	mrc_put_rsvd24(p + 8, cm->dst_qpn);
 	mrc_put_be64(p + 12, cm->cookie);
+	mrc_put_be16(p + 20, cm->client_port);
+	mrc_put_be16(p + 22, 0);
 	if (pkt->bth.opcode == MRC_OP_CM_REJ) {
 		b[0] = cm->rej_reason;
 		mrc_put_be24(b + 1, 0);

@@ -50,7 +50,7 @@
 #define MRC_PETH_LEN			16
 #define MRC_ERTH_LEN			16
 #define MRC_EETH_LEN			36
-#define MRC_CMH_LEN			20
+#define MRC_CMH_LEN			24
 #define MRC_CM_PARAMS_LEN		20
 #define MRC_CM_REJ_LEN			4
 #define MRC_RSTH_LEN			20
@@ -424,6 +424,9 @@ struct mrc_cm_params {
 /**
  * struct mrc_cm - connection management message (CMH and its body).
  * @port: service port of the listener.
+ * @client_port: the requester's port (its socket's local port), the same in
+ *	every message of the connection; the listener's side reports it as
+ *	the accepted socket's peer port.
  * @src_qpn: sender's QPN (0 if it has none, e.g. a stateless CM_REJ).
  * @dst_qpn: recipient's QPN (0 in CM_REQ).
  * @cookie: the requester's 64-bit random nonce, echoed in every message.
@@ -433,6 +436,7 @@ struct mrc_cm_params {
  */
 struct mrc_cm {
 	u16 port;
+	u16 client_port;
 	u32 src_qpn;
 	u32 dst_qpn;
 	u64 cookie;

@@ -189,7 +189,9 @@ void test_nonblocking_connect_and_accept()
 
 	pollfd lp{l, POLLIN, 0};
 	check(poll(&lp, 1, 20000) == 1 && (lp.revents & POLLIN), "listener polls readable");
-	Fd s(accept4(l, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+	sockaddr_mrc from{};
+	socklen_t from_len = sizeof(from);
+	Fd s(accept4(l, sa(from), &from_len, SOCK_NONBLOCK | SOCK_CLOEXEC));
 	check(s >= 0, "accept4 returns the connection");
 	check((fcntl(s, F_GETFL) & O_NONBLOCK) && (fcntl(s, F_GETFD) & FD_CLOEXEC),
 	      "accept4 flags NONBLOCK and CLOEXEC apply");
@@ -199,6 +201,15 @@ void test_nonblocking_connect_and_accept()
 	check(getpeername(c, sa(peer), &len) == 0 && ntohs(peer.smrc_port) == port &&
 		  len == sizeof(sockaddr_mrc),
 	      "getpeername gives the listener's port");
+	sockaddr_mrc mine{}, accepted_peer{};
+	socklen_t mine_len = sizeof(mine), peer_len = sizeof(accepted_peer);
+	check(getsockname(c, sa(mine), &mine_len) == 0 &&
+		  getpeername(s, sa(accepted_peer), &peer_len) == 0 && ntohs(mine.smrc_port) != 0 &&
+		  accepted_peer.smrc_port == mine.smrc_port &&
+		  !std::memcmp(&accepted_peer.smrc_addr, &mine.smrc_addr, sizeof(mine.smrc_addr)),
+	      "the accepted socket's peer is the client's address and port");
+	check(from_len == sizeof(from) && from.smrc_port == mine.smrc_port,
+	      "accept4 reports the client's port");
 	char buf[8];
 	check_errno(recv(s, buf, sizeof(buf), 0), EAGAIN, "recv on an empty non-blocking socket");
 }

@@ -129,8 +129,9 @@ def eeth(op, req_id, status=0):
     return struct.pack("!BBHIQQQI", op, status, req_id, 0xFFFFFFFF, t, t, t, 0)
 
 
-def cmh(port, src_qpn, dst_qpn, cookie, version=1, flags=0):
-    return struct.pack("!BBHIIQ", version, flags, port, src_qpn, dst_qpn, cookie)
+def cmh(port, src_qpn, dst_qpn, cookie, version=1, flags=0, client_port=0):
+    return struct.pack("!BBHIIQHH", version, flags, port, src_qpn, dst_qpn, cookie,
+                       client_port, 0)
 
 
 def cm_params(sock_type=0, mpr=8, max_payload=1024, init_psn=0, r_key=0,
@@ -300,7 +301,7 @@ def classes(c, a):
                               reth_off(data), reth_off(data) + 8, reth_off(data) + 15)),
                       (sack, (12, 13, 20, 39, 40, 47, 48, 63)),
                       (nack, (12, 16, 31)), (probe, (12, 20, 27)),
-                      (req, (12, 20, 31, 32, 40, 51)), (rst, (12, 24, 31)),
+                      (req, (12, 20, 35, 36, 44, 55)), (rst, (12, 24, 31)),
                       (epq, (12, 27)), (epr, (12, 30, 47))):
         cuts += [to_victim(p[:n]) for n in bounds if n < len(p)]
     yield ("truncated at every header boundary", V[0], ["InDropMalformed"], True, cuts)

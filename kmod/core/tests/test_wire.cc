@@ -92,6 +92,7 @@ mrc_pkt cm(u8 op)
 	mrc_pkt p = blank(op, MRC_QPN_CM);
 
 	p.u.cm.port = 5001;
+	p.u.cm.client_port = 49153;
 	p.u.cm.src_qpn = 0x000010;
 	p.u.cm.dst_qpn = op == MRC_OP_CM_REQ ? 0 : 0xfffff0;
 	p.u.cm.cookie = 0x0123456789abcdefULL;
@@ -249,9 +250,9 @@ TEST(Wire, HeaderLengths)
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_PROBE, false), 28);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_EP_REQUEST, false), 28);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_EP_RESPONSE, false), 48);
-	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REQ, false), 52);
-	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REJ, false), 36);
-	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_DREQ, false), 32);
+	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REQ, false), 56);
+	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REJ, false), 40);
+	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_DREQ, false), 36);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_RESET, false), 32);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_TRANSPORT_ACK, false), -MRC_WERR_UNSUPPORTED_OPCODE);
 	EXPECT_EQ(mrc_pkt_hdr_len(0x00, false), -MRC_WERR_UNKNOWN_OPCODE);
@@ -317,8 +318,9 @@ TEST(Wire, CmReqBytesArePinned)
 	    0x13, 0x89,             // ver, flags, port 5001
 	    0x00, 0x00, 0x00, 0x10, // src QPN
 	    0x00, 0x00, 0x00, 0x00, // dst QPN
-	    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x40, 0x05, 0x78, // seqpacket,
-										    // mpr 64, 1400
+	    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, // cookie
+	    0xc0, 0x01, 0x00, 0x00,                         // client port 49153, resv
+	    0x01, 0x40, 0x05, 0x78,                         // seqpacket, mpr 64, 1400
 	    0x00, 0x00, 0xab, 0xcd,                                                 // init PSN
 	    0x5a, 0x5a, 0x5a, 0x5a,                                                 // R_Key
 	    0x00, 0x10, 0x00, 0x00,                                                 // window
@@ -472,19 +474,21 @@ TEST(Wire, EveryDecoderRejection)
 			m.push_back({"cm_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
+			m.push_back({"cm_port_rsvd", p, 34, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"cm_port_rsvd2", p, 35, 0x80, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_src_qpn_zero", p, 19, 0, false,
 				     op == MRC_OP_CM_REJ ? 0 : -MRC_WERR_BAD_QPN});
 			m.push_back({"cm_src_qpn_low", p, 19, 15, false, -MRC_WERR_BAD_QPN});
 			if (op == MRC_OP_CM_REQ)
 				m.push_back({"req_dst", p, 23, 0x20, false, -MRC_WERR_BAD_QPN});
 			if (op == MRC_OP_CM_REJ) {
-				m.push_back({"rej_reason", p, 32, 0, false, -MRC_WERR_BAD_FIELD});
-				m.push_back({"rej_rsvd", p, 35, 1, false, -MRC_WERR_RESERVED});
+				m.push_back({"rej_reason", p, 36, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"rej_rsvd", p, 39, 1, false, -MRC_WERR_RESERVED});
 			}
 			if (op <= MRC_OP_CM_RTU) {
-				m.push_back({"sock_type", p, 32, 2, false, -MRC_WERR_BAD_FIELD});
-				m.push_back({"mpr0", p, 33, 0, false, -MRC_WERR_BAD_FIELD});
-				m.push_back({"psn_rsvd", p, 36, 1, false, -MRC_WERR_RESERVED});
+				m.push_back({"sock_type", p, 36, 2, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"mpr0", p, 37, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"psn_rsvd", p, 40, 1, false, -MRC_WERR_RESERVED});
 			}
 			break;
 		case MRC_PKT_RESET:
@@ -542,8 +546,8 @@ TEST(Wire, CmZeroFieldsRejected)
 	mrc_pkt p = cm(MRC_OP_CM_REP), got;
 	std::vector<u8> b = wire(p);
 
-	b[34] = 0; // max_payload = 0
-	b[35] = 0;
+	b[38] = 0; // max_payload = 0
+	b[39] = 0;
 	EXPECT_EQ(decode(b, &got), -MRC_WERR_BAD_FIELD);
 
 	b = wire(cm(MRC_OP_CM_RTU));
