@@ -419,6 +419,37 @@ static void mrc_glue_send_ctrl(struct mrc_sock *msk, const struct mrc_pkt *pkt,
 	mrc_glue_count_ctrl(sock_net(&msk->sk), pkt->type, true);
 }
 
+static void mrc_glue_fold_one(struct net *net, int field, u64 *folded,
+			      u64 now)
+{
+	if (now > *folded)
+		MRC_ADD_STATS(net, field, now - *folded);
+	*folded = now;
+}
+
+/* Add what the engine counted since the last push to the namespace MIB. */
+static void mrc_glue_fold_mib(struct mrc_sock *msk)
+{
+	static const int rtx_mib[__MRC_LOSS_MAX] = {
+		[MRC_LOSS_SACK_GAP] = MRC_MIB_RETX_SACK,
+		[MRC_LOSS_PER_PATH] = MRC_MIB_RETX_EV,
+		[MRC_LOSS_RTO] = MRC_MIB_RETX_RTO,
+		[MRC_LOSS_NACK] = MRC_MIB_RETX_NACK,
+	};
+	struct mrc_conn_totals *f = &msk->mib_folded;
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_conn_totals now;
+	int i;
+
+	mrc_conn_get_totals(msk->conn, &now);
+	for (i = 0; i < __MRC_LOSS_MAX; i++)
+		mrc_glue_fold_one(net, rtx_mib[i], &f->rtx_by_cause[i],
+				  now.rtx_by_cause[i]);
+	mrc_glue_fold_one(net, MRC_MIB_ECN_MARKS, &f->ecn_marks, now.ecn_marks);
+	mrc_glue_fold_one(net, MRC_MIB_PROBES_TIMEOUT, &f->probes_timeout,
+			  now.probes_timeout);
+}
+
 static void mrc_glue_events(struct mrc_sock *msk)
 {
 	struct net *net = sock_net(&msk->sk);
@@ -444,6 +475,7 @@ static void mrc_glue_events(struct mrc_sock *msk)
 			break;
 		}
 	}
+	mrc_glue_fold_mib(msk);
 }
 
 /* Free send-queue bytes the peer acknowledged. */

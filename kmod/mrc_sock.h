@@ -87,6 +87,7 @@ struct mrc_skb_cb {
  * @conn_size: bytes allocated at @conn (engine and its storage).
  * @peer_ports_pending: a PORT_STATUS_UPDATE that arrived while a process
  *	owned the socket (MRC_DEFER_PEER_PORTS).
+ * @mib_folded: the engine's totals already added to the namespace MIB.
  */
 struct mrc_sock {
 	struct sock sk;
@@ -133,6 +134,7 @@ struct mrc_sock {
 	struct mrc_conn_params *params;
 	size_t conn_size;
 	u32 peer_ports_pending;
+	struct mrc_conn_totals mib_folded;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)

@@ -749,6 +749,22 @@ bool mrc_conn_pop_event(struct mrc_conn *conn, struct mrc_conn_event *ev)
 }
 
 /**
+ * mrc_conn_get_totals() - the counters the kernel folds into its MIB.
+ * @conn: connection.
+ * @out: filled in; every field only grows over the connection's life.
+ */
+void mrc_conn_get_totals(const struct mrc_conn *conn,
+			 struct mrc_conn_totals *out)
+{
+	u32 i;
+
+	for (i = 0; i < __MRC_LOSS_MAX; i++)
+		out->rtx_by_cause[i] = conn->tx.lost_by_cause[i];
+	out->ecn_marks = conn->paths.ecn_marks;
+	out->probes_timeout = conn->paths.probes_timeout;
+}
+
+/**
  * mrc_conn_get_info() - snapshot of the connection.
  * @conn: connection.
  * @info: filled (fully overwritten).

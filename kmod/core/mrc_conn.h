@@ -595,6 +595,22 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
 
 /* ---- events and info ---- */
 
+/**
+ * struct mrc_conn_totals - the connection's monotonic counters that the
+ * kernel folds into its per-namespace MIB (cheap to read on every push).
+ * @rtx_by_cause: losses detected per enum mrc_loss_cause.
+ * @ecn_marks: SACKs carrying SKIP_ONCE.
+ * @probes_timeout: path probes that went unanswered.
+ */
+struct mrc_conn_totals {
+	u64 rtx_by_cause[__MRC_LOSS_MAX];
+	u64 ecn_marks;
+	u64 probes_timeout;
+};
+
+void mrc_conn_get_totals(const struct mrc_conn *conn,
+			 struct mrc_conn_totals *out);
+
 bool mrc_conn_pop_event(struct mrc_conn *conn, struct mrc_conn_event *ev);
 void mrc_conn_get_info(const struct mrc_conn *conn,
 		       struct mrc_conn_info *info);

@@ -468,8 +468,10 @@ void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 		return;
 	p = &t->paths[idx];
 	p->last_heard = now;
-	if (mark == MRC_PATH_MARK_SKIP_ONCE)
+	if (mark == MRC_PATH_MARK_SKIP_ONCE) {
 		p->stats.ecn_marks++;
+		t->ecn_marks++;
+	}
 
 	switch (p->state) {
 	case MRC_PATH_GOOD:
@@ -575,6 +577,8 @@ static void mrc_path_probe_failed(struct mrc_path_table *t, u32 idx,
 
 	p->flags &= ~MRC_PATHF_PROBE_OUT;
 	p->stats.probes_failed++;
+	if (reason == MRC_PR_PROBE_FAIL)
+		t->probes_timeout++;
 	p->successes = 0;
 	mrc_sat_inc(&p->fails);
 	if (p->state == MRC_PATH_BACKUP && p->fails >= t->pol.fail_to_bad)

@@ -204,6 +204,9 @@ struct mrc_prng {
  * @pol: copy of the failure policy.
  * @notify: event sink.
  * @rng: PRNG of the table (reshuffles).
+ * @ecn_marks: SACKs carrying SKIP_ONCE, on every path ever in the table
+ *	(the per-path counters wrap and leave with their path).
+ * @probes_timeout: probes that went unanswered, on every path.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -218,6 +221,8 @@ struct mrc_path_table {
 	struct mrc_policy pol;
 	struct mrc_path_notify notify;
 	struct mrc_prng rng;
+	u64 ecn_marks;
+	u64 probes_timeout;
 };
 
 /**

@@ -735,7 +735,10 @@ enum mrc_event_attr {
  * @MRC_MIB_OUT_BYTES: bytes of MRC packets sent (UDP payload).
  * @MRC_MIB_IN_DROP_MALFORMED: received packets dropped: truncated or bad
  *	headers.
- * @MRC_MIB_IN_DROP_CSUM: received packets dropped: bad checksum or ICRC.
+ * @MRC_MIB_IN_DROP_CSUM: received packets dropped: bad ICRC. Reserved for
+ *	the ICRC option, which this version never offers, so it stays 0; a
+ *	bad UDP checksum is dropped by the UDP layer before MRC sees it
+ *	(Udp6InCsumErrors in /proc/net/snmp6).
  * @MRC_MIB_IN_DROP_NO_CONN: received packets dropped: no such connection.
  * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong QPN or R_Key.
  * @MRC_MIB_IN_DROP_PSN_WINDOW: received packets dropped: PSN outside the

@@ -289,6 +289,14 @@ TEST(Conn, AllPathsSilentTimesOut)
 		mrc_conn_on_timer(&pr.c[0], pr.now);
 	}
 	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	// The totals the kernel folds into its MIB agree with the snapshot.
+	mrc_conn_totals tot;
+	mrc_conn_info info;
+	mrc_conn_get_totals(&pr.c[0], &tot);
+	mrc_conn_get_info(&pr.c[0], &info);
+	EXPECT_GT(tot.rtx_by_cause[MRC_LOSS_RTO], 0u);
+	for (int c = 0; c < __MRC_LOSS_MAX; c++)
+		EXPECT_EQ(tot.rtx_by_cause[c], info.rtx_by_cause[c]) << c;
 	uint64_t budget = mrc_policy_timeout_budget(&pr.c[0].p.policy);
 	EXPECT_LE(pr.now, 1000 + budget + pr.c[0].p.policy.rto_max_ns);
 }

@@ -392,6 +392,7 @@ TEST_F(PathTable, EcnMarkSkipsThenExpires)
 	EXPECT_EQ(State(i), (u32)MRC_PATH_SKIP);
 	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_SKIP, MRC_PR_ECN));
 	EXPECT_EQ(t.paths[i].stats.ecn_marks, 1U);
+	EXPECT_EQ(t.ecn_marks, 1U);
 	EXPECT_EQ(mrc_path_active(&t), 24U) << "SKIP still counts as active";
 	// A second mark extends the skip.
 	now += pol.skip_ns / 2;
@@ -601,6 +602,10 @@ TEST_F(PathTable, HysteresisNeedsConsecutiveAnsweredProbes)
 	now += pol.probe_interval_ns;
 	ProbeRound({i}); // previous declared lost here
 	EXPECT_EQ(t.paths[i].stats.probes_failed, 1U);
+	u64 failed = 0;
+	for (u32 k = 0; k < t.count; k++)
+		failed += t.paths[k].stats.probes_failed;
+	EXPECT_EQ(t.probes_timeout, failed) << "the table-wide total the MIB folds";
 	EXPECT_EQ(t.paths[i].successes, 1U);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	// A duplicate answer does not count.
@@ -657,6 +662,7 @@ TEST_F(PathTable, ProbeAnsweredAlwaysSkipCountsAsFailure)
 	ProbeRound({i}, MRC_PATH_MARK_ALWAYS_SKIP);
 	EXPECT_EQ(t.paths[i].successes, 0U);
 	EXPECT_EQ(t.paths[i].stats.probes_failed, 1U);
+	EXPECT_EQ(t.probes_timeout, 0U) << "answered, so not a timeout";
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 }
 
