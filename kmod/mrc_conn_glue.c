@@ -502,6 +502,37 @@ static void mrc_glue_free_acked(struct mrc_sock *msk)
 }
 
 /**
+ * mrc_glue_cm_route() - the way a CM message or RESET of a live connection
+ * goes: along one of its usable paths, the next in rotation.
+ * @msk: the socket (locked).
+ * @fl: filled in with the path's flow when a path is found.
+ *
+ * Left to the routing table, a disconnect could hash onto a spine that
+ * silently drops everything for as long as the fault lasts: every retry
+ * lost, the peer would never see the end of the stream. The connection's
+ * own paths are the ones known to work.
+ *
+ * Return: the path's route, or NULL (@fl untouched) when the connection is
+ * not live or has no usable path: the caller uses the routing table.
+ */
+const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
+					  struct mrc_flow *fl)
+{
+	const struct mrc_route *rt;
+	const struct mrc_path *p;
+	int idx;
+
+	if (!mrc_glue_live(msk))
+		return NULL;
+	idx = mrc_conn_pick_path(msk->conn, ktime_get_ns());
+	p = idx >= 0 ? mrc_conn_path(msk->conn, idx) : NULL;
+	rt = p ? mrc_glue_route(msk, p->cfg_id) : NULL;
+	if (rt)
+		mrc_flow_of(msk, fl, p->ev);
+	return rt;
+}
+
+/**
  * mrc_glue_send_port_status() - tell the peer at once which of our planes
  * are up (ENDPOINT_REQUEST PORT_STATUS_UPDATE), one copy along a GOOD path
  * of each plane that is up, so the news arrives even when the plane it is

@@ -24,6 +24,8 @@ int mrc_glue_recvmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len,
 bool mrc_glue_readable(struct mrc_sock *msk);
 bool mrc_glue_writable(struct mrc_sock *msk);
 int mrc_glue_send_port_status(struct mrc_sock *msk);
+const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
+					  struct mrc_flow *fl);
 bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask);
 int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 		  int __user *optlen);

@@ -64,6 +64,7 @@ static u16 mrc_client_port(const struct mrc_sock *msk)
 
 static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 {
+	const struct mrc_route *rt;
 	struct mrc_pkt pkt = {};
 	struct mrc_flow fl;
 
@@ -80,8 +81,10 @@ static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 		pkt.u.cm.params = msk->lparams;
 	else if (opcode == MRC_OP_CM_RTU)
 		pkt.u.cm.params = msk->rparams;	/* the REP's, echoed */
-	mrc_flow_of(msk, &fl, msk->ev_cm);
-	return mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, NULL, &fl,
+	rt = mrc_glue_cm_route(msk, &fl);
+	if (!rt)
+		mrc_flow_of(msk, &fl, msk->ev_cm);
+	return mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, rt, &fl,
 				msk->sk.sk_mark, msk->sk.sk_priority);
 }
 
@@ -286,12 +289,15 @@ void mrc_cm_abort(struct mrc_sock *msk)
 
 	if (msk->conn && (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
 			  st == MRC_ST_DREQ_SENT)) {
+		const struct mrc_route *rt;
 		struct mrc_pkt pkt = {};
 		struct mrc_flow fl;
 
 		mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, &pkt);
-		mrc_flow_of(msk, &fl, msk->ev_cm);
-		mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, NULL, &fl,
+		rt = mrc_glue_cm_route(msk, &fl);
+		if (!rt)
+			mrc_flow_of(msk, &fl, msk->ev_cm);
+		mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, rt, &fl,
 				 msk->sk.sk_mark, msk->sk.sk_priority);
 	}
 	if (st != MRC_ST_CLOSED)

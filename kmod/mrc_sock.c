@@ -639,7 +639,13 @@ static int mrc_release(struct socket *sock)
 		}
 	}
 	sock_orphan(sk);
-	if (sk->sk_state == MRC_ST_CLOSED)
+	/* Our direction was closed and acknowledged before (shutdown): an
+	 * orphan has nobody to read what the peer may still send, as when the
+	 * CM_DREP arrives after close. Waiting for the peer's CM_DREQ could
+	 * keep the orphan for as long as the peer's application lives.
+	 */
+	if (sk->sk_state == MRC_ST_CLOSED ||
+	    (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked))
 		mrc_sk_done(msk, 0);
 	release_sock(sk);
 

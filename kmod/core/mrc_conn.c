@@ -858,6 +858,19 @@ int mrc_conn_path_of_ev(const struct mrc_conn *conn, u32 ev)
 	return mrc_path_lookup_ev(&conn->paths, ev);
 }
 
+/**
+ * mrc_conn_pick_path() - a path for a control message that must arrive
+ * (a disconnect, a reset): the next usable one in rotation, as a SACK's.
+ * @conn: connection.
+ * @now: current time (ns).
+ *
+ * Return: the path index, or -ENOENT when no path is usable.
+ */
+int mrc_conn_pick_path(struct mrc_conn *conn, u64 now)
+{
+	return mrc_path_pick(&conn->paths, now, -1);
+}
+
 /* ---- control ---- */
 
 static void mrc_conn_ports_changed(struct mrc_conn *conn)

@@ -617,6 +617,7 @@ void mrc_conn_get_info(const struct mrc_conn *conn,
 u32 mrc_conn_path_count(const struct mrc_conn *conn);
 const struct mrc_path *mrc_conn_path(const struct mrc_conn *conn, u32 idx);
 int mrc_conn_path_of_ev(const struct mrc_conn *conn, u32 ev);
+int mrc_conn_pick_path(struct mrc_conn *conn, u64 now);
 
 /* ---- control ---- */
 

@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -313,8 +316,55 @@ void test_options()
 		  std::to_string(info.mrci_paths));
 }
 
+// Connections in the namespace, counted by the shell command that 41 passes
+// in MRC_SOCKAPI_CONNS (mrcctl); -1 without it.
+int conn_count()
+{
+	const char *cmd = std::getenv("MRC_SOCKAPI_CONNS");
+	if (!cmd)
+		return -1;
+	std::unique_ptr<FILE, int (*)(FILE *)> p(popen(cmd, "r"), pclose);
+	int n = -1;
+	if (!p || std::fscanf(p.get(), "%d", &n) != 1)
+		return -1;
+	return n;
+}
+
+// Poll for the namespace to hold @want connections, for up to 20 s.
+bool conns_become(int want)
+{
+	auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+	while (std::chrono::steady_clock::now() < end) {
+		if (conn_count() == want)
+			return true;
+		std::this_thread::sleep_for(std::chrono::milliseconds(50));
+	}
+	return false;
+}
+
 void test_close_semantics()
 {
+	if (conn_count() >= 0) {
+		const int base = 0;
+		check(conns_become(base), "every connection of the tests above has ended",
+		      std::to_string(conn_count()) + " left");
+		auto [c, s] = pair(SOCK_STREAM);
+		shutdown(c, SHUT_WR);
+		char buf[8];
+		timeval tv{30, 0};
+		setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		check(recv(s, buf, sizeof(buf), 0) == 0, "SHUT_WR: the peer reads end of stream");
+		check(conn_count() == base + 2, "both ends of the half-closed connection exist");
+		close(c.fd); // the peer's application keeps its end open
+		c.fd = -1;
+		check(conns_become(base + 1),
+		      "close after an acknowledged SHUT_WR leaves no orphan behind",
+		      std::to_string(conn_count() - base) + " connections left");
+		close(s.fd);
+		s.fd = -1;
+		check(conns_become(base), "the peer's close then ends its side too",
+		      std::to_string(conn_count() - base) + " connections left");
+	}
 	{
 		auto [c, s] = pair(SOCK_STREAM);
 		// Less than the receive buffer: nobody reads until after close.

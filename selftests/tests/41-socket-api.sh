@@ -9,7 +9,9 @@
 mrc_module_load
 ns=$(mrc_ns_new api)
 # Its checks are a nested KTAP block.
-ip netns exec "$ns" stdbuf -oL "$MRC_BUILD/progs/mrc_sockapi" 2>&1 |
+# It counts the namespace's connections with mrcctl (close semantics).
+MRC_SOCKAPI_CONNS="$MRCCTL conn | tail -n +2 | wc -l" \
+	ip netns exec "$ns" stdbuf -oL "$MRC_BUILD/progs/mrc_sockapi" 2>&1 |
 	tee "$(mrc_tmpdir)/api.out" | sed -u 's/^/    /'
 rc=${PIPESTATUS[0]}
 # The module must unload once every socket of the test is closed.
