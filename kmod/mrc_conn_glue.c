@@ -147,7 +147,8 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	}
 	msk->cands = kcalloc(n, sizeof(*msk->cands), GFP_KERNEL);
 	msk->routes = kcalloc(n, sizeof(*msk->routes), GFP_KERNEL);
-	if (!msk->cands || !msk->routes)
+	msk->route_caches = kcalloc(n, sizeof(*msk->route_caches), GFP_KERNEL);
+	if (!msk->cands || !msk->routes || !msk->route_caches)
 		goto nomem;
 	for (i = 0; i < n; i++) {
 		struct mrc_route *rt = &msk->routes[i];
@@ -158,6 +159,8 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 		rt->outer_saddr = cfg[i].saddr;
 		rt->path_id = cfg[i].path_id;
 		memcpy(rt->segs, cfg[i].segs, sizeof(rt->segs));
+		if (rt->mode != MRC_FWD_ENTROPY)
+			rt->cache = &msk->route_caches[i];
 		msk->cands[i].cfg_id = i;
 		msk->cands[i].plane = cfg[i].plane;
 		msk->cands[i].ev_count = cfg[i].mode == MRC_FWD_ENTROPY ?
@@ -238,6 +241,7 @@ int mrc_glue_start(struct mrc_sock *msk)
 void mrc_glue_release(struct mrc_sock *msk)
 {
 	struct rb_node *n;
+	u32 i;
 
 	kvfree(msk->conn);
 	msk->conn = NULL;
@@ -248,6 +252,10 @@ void mrc_glue_release(struct mrc_sock *msk)
 	msk->cands = NULL;
 	kfree(msk->routes);
 	msk->routes = NULL;
+	for (i = 0; msk->route_caches && i < msk->ncands; i++)
+		mrc_route_cache_release(&msk->route_caches[i]);
+	kfree(msk->route_caches);
+	msk->route_caches = NULL;
 	msk->ncands = 0;
 	skb_queue_purge(&msk->sndq);
 	msk->sndq_bytes = 0;
@@ -494,7 +502,7 @@ static void mrc_glue_free_acked(struct mrc_sock *msk)
 		__skb_unlink(skb, &msk->sndq);
 		msk->sndq_bytes -= cb->len;
 		sk_wmem_queued_add(sk, -skb->truesize);
-		kfree_skb(skb);
+		consume_skb(skb);
 		freed = true;
 	}
 	if (freed)
@@ -763,6 +771,8 @@ void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		return;
 	}
 	mrc_glue_push(msk);
+	consume_skb(skb);	/* a control packet, used */
+	return;
 free:
 	kfree_skb(skb);
 }
@@ -979,7 +989,7 @@ static int mrc_glue_copy_in(struct mrc_sock *msk, struct msghdr *msg,
 			cb->off += n;
 			if (!cb->len) {
 				__skb_unlink(skb, &sk->sk_receive_queue);
-				kfree_skb(skb);
+				consume_skb(skb);
 			}
 		}
 		if (copied >= len)

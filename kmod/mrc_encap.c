@@ -28,6 +28,7 @@
 #include <uapi/linux/seg6.h>
 
 #include "mrc_encap.h"
+#include "mrc_kern.h"
 
 static int mrc_srh_len(u8 nsegs)
 {
@@ -133,6 +134,48 @@ static int mrc_push_outer(struct sk_buff *skb, const struct mrc_route *rt,
 }
 
 /**
+ * mrc_route_cache_release() - drop the route a path keeps.
+ * @c: the path's cache (may be NULL).
+ */
+void mrc_route_cache_release(struct mrc_route_cache *c)
+{
+	if (!c)
+		return;
+	dst_release(c->dst);
+	c->dst = NULL;
+}
+
+/* The route of the packet: the path's cached one while the routing table
+ * has not changed under it, else a fresh lookup (kept if the path caches).
+ * Return: a route with a reference the caller owns; dst->error on failure.
+ */
+static struct dst_entry *mrc_route_lookup(struct net *net, struct sock *tsk,
+					  const struct mrc_route *rt,
+					  struct flowi6 *fl6)
+{
+	struct mrc_route_cache *c = rt->cache;
+	struct dst_entry *dst;
+
+	if (c && c->dst && c->mark == fl6->flowi6_mark) {
+		dst = dst_check(c->dst, c->cookie);
+		if (dst) {
+			dst_hold(dst);
+			return dst;
+		}
+	}
+	dst = ip6_route_output(net, tsk, fl6);
+	MRC_INC_STATS(net, MRC_MIB_OUT_ROUTE_LOOKUPS);
+	if (dst->error || !c)
+		return dst;
+	dst_release(c->dst);
+	dst_hold(dst);
+	c->dst = dst;
+	c->cookie = rt6_get_cookie((struct rt6_info *)dst);
+	c->mark = fl6->flowi6_mark;
+	return dst;
+}
+
+/**
  * mrc_encap_xmit() - add the headers of a path and send the packet.
  * @net: namespace to route in.
  * @tsk: the namespace's UDP tunnel socket (an IPv6 socket: the output
@@ -141,7 +184,8 @@ static int mrc_push_outer(struct sk_buff *skb, const struct mrc_route *rt,
  * @priority: skb priority (the MRC socket's SO_PRIORITY).
  * @skb: packet with the MRC headers and payload at skb->data and at least
  *	MRC_ENCAP_HEADROOM bytes of headroom. Always consumed.
- * @rt: the path.
+ * @rt: the path. If it has a route cache, the caller holds the lock of
+ *	the socket that owns it.
  * @fl: the inner header.
  *
  * Context: any; does not sleep.
@@ -181,7 +225,7 @@ int mrc_encap_xmit(struct net *net, struct sock *tsk, u32 mark, u32 priority,
 							    : IPPROTO_IPV6;
 	}
 
-	dst = ip6_route_output(net, tsk, &fl6);
+	dst = mrc_route_lookup(net, tsk, rt, &fl6);
 	if (dst->error) {
 		err = dst->error;
 		dst_release(dst);

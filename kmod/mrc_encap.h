@@ -29,6 +29,22 @@
 				 sizeof(struct udphdr))
 
 /**
+ * struct mrc_route_cache - the route a path's packets leave by, looked up
+ * once (TCP's sk_dst_cache, per path).
+ * @dst: the route last looked up (a reference), or NULL.
+ * @cookie: its FIB serial number: dst_check() fails once the routing
+ *	table changed under it (a plane down, a route replaced).
+ * @mark: the routing mark it was looked up with.
+ *
+ * Owned by a socket and used under its lock only.
+ */
+struct mrc_route_cache {
+	struct dst_entry *dst;
+	u32 cookie;
+	u32 mark;
+};
+
+/**
  * struct mrc_route - everything needed to send on one path.
  * @mode: enum mrc_fwd_mode.
  * @nsegs: number of entries of @segs in use (usid: 1; srh: 1..MAX).
@@ -39,6 +55,11 @@
  *	routing-table fallback).
  * @segs: usid: @segs[0] is the uSID container (outer destination); srh:
  *	the segment list in travel order (first segment first).
+ * @cache: where to keep the route of the outer header, or NULL to look it
+ *	up for every packet. Only usid and srh paths have one: their outer
+ *	header's route does not depend on the packet's flow. An entropy
+ *	path's route may (a multipath route hashes the flow label and
+ *	ports), so it is looked up each time.
  */
 struct mrc_route {
 	u8 mode;
@@ -47,6 +68,7 @@ struct mrc_route {
 	struct in6_addr outer_saddr;
 	u32 path_id;
 	struct in6_addr segs[MRC_SRH_MAX_SEGS];
+	struct mrc_route_cache *cache;
 };
 
 /**
@@ -68,6 +90,7 @@ struct mrc_flow {
 };
 
 int mrc_encap_overhead(const struct mrc_route *rt);
+void mrc_route_cache_release(struct mrc_route_cache *c);
 int mrc_encap_xmit(struct net *net, struct sock *tsk, u32 mark, u32 priority,
 		   struct sk_buff *skb, const struct mrc_route *rt,
 		   const struct mrc_flow *fl);

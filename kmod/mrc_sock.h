@@ -88,6 +88,7 @@ struct mrc_skb_cb {
  * @peer_ports_pending: a PORT_STATUS_UPDATE that arrived while a process
  *	owned the socket (MRC_DEFER_PEER_PORTS).
  * @mib_folded: the engine's totals already added to the namespace MIB.
+ * @route_caches: the routes the paths of @routes keep (@ncands of them).
  */
 struct mrc_sock {
 	struct sock sk;
@@ -135,6 +136,7 @@ struct mrc_sock {
 	size_t conn_size;
 	u32 peer_ports_pending;
 	struct mrc_conn_totals mib_folded;
+	struct mrc_route_cache *route_caches;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)

@@ -67,6 +67,7 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_EP_PROBES_TIMEOUT] = "EpProbesTimeout",
 	[MRC_MIB_PORT_STATUS_SENT] = "PortStatusSent",
 	[MRC_MIB_PORT_STATUS_RECV] = "PortStatusRecv",
+	[MRC_MIB_OUT_ROUTE_LOOKUPS] = "OutRouteLookups",
 };
 
 /**

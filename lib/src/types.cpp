@@ -84,6 +84,7 @@ const char *const kMibNames[] = {
     "EpProbesTimeout",
     "PortStatusSent",
     "PortStatusRecv",
+    "OutRouteLookups",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -3,7 +3,7 @@
 # The module loads, registers AF_MRC with the configured number, refuses a
 # taken or invalid slot with a clear message, creates both socket types,
 # is pinned by open sockets, and autoloads on socket() and on netlink.
-# timeout: 400
+# timeout: 900
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_unload

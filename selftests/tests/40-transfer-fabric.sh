@@ -10,7 +10,9 @@
 # carries within +-25% of the mean. In usid and srh mode it also picks
 # the spine (one path per spine), so each spine link carries within +-25%
 # of the mean; in entropy mode the fabric's ECMP hash picks the spine, so
-# each spine must only carry some traffic. A transfer still running after
+# each spine must only carry some traffic. In usid and srh mode the
+# sender looks a path's route up once, not per packet (OutRouteLookups).
+# A transfer still running after
 # 15 minutes fails (mrc-perf --time-limit) instead of hanging the suite.
 # timeout: 2400
 . "$(dirname "$0")/../lib.sh"
@@ -47,8 +49,12 @@ PY
 }
 
 # mode STREAM_BYTES SEQPACKET_BYTES
+mib_a() { # COUNTER: host A's value
+	ip netns exec "$FAB_A" awk -v n="$1" '$1 == n { print $2 }' /proc/net/mrc_stat
+}
+
 run_mode() {
-	local mode=$1 stream=$2 seq=$3 p spines0 planes0
+	local mode=$1 stream=$2 seq=$3 p spines0 planes0 pkts0 lookups0 pkts lookups
 	for p in $(seq 0 $((FAB_P - 1))); do	# deleting a plane deletes its paths
 		ip netns exec "$FAB_A" "$MRCCTL" plane del "$p" >/dev/null 2>&1
 		ip netns exec "$FAB_B" "$MRCCTL" plane del "$p" >/dev/null 2>&1
@@ -56,11 +62,20 @@ run_mode() {
 	mrc_check "$mode: configure planes and paths" mrc_fabric_mrc_config "$mode"
 	spines0=$(mrc_fabric_spine_rx_bytes)
 	planes0=$(plane_tx_bytes)
+	pkts0=$(mib_a OutPkts)
+	lookups0=$(mib_a OutRouteLookups)
 	mrc_check "$mode: $((stream >> 20)) MiB stream A->B verified" \
 		mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$mode-stream" \
 		-t stream -n "$stream" --time-limit 900
 	mrc_info "$mode stream: $(mrc_json "$res/$mode-stream.server" goodput_mbps) Mbit/s," \
 		"longest stall $(mrc_json "$res/$mode-stream.server" longest_stall_ms) ms"
+	pkts=$(($(mib_a OutPkts) - pkts0))
+	lookups=$(($(mib_a OutRouteLookups) - lookups0))
+	mrc_info "$mode: $lookups route lookups for $pkts packets sent"
+	# An entropy path's route depends on the flow (ECMP): looked up each time.
+	[ "$mode" = entropy ] ||
+		mrc_check "$mode: the paths' routes are cached (under 1 lookup per 100 packets)" \
+			[ "$((lookups * 100))" -lt "$pkts" ]
 	mrc_check "$mode: planes within +-25% of the mean" \
 		spread_ok 0.75 "$planes0" "$(plane_tx_bytes)"
 	if [ "$mode" = entropy ]; then

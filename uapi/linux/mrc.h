@@ -785,6 +785,9 @@ enum mrc_event_attr {
  * @MRC_MIB_EP_PROBES_TIMEOUT: EV probes unanswered in time.
  * @MRC_MIB_PORT_STATUS_SENT: port-status updates sent to peers.
  * @MRC_MIB_PORT_STATUS_RECV: port-status updates applied to connections.
+ * @MRC_MIB_OUT_ROUTE_LOOKUPS: routes looked up to send a packet. A usid or
+ *	srh path keeps its route until the routing table changes, so this
+ *	stays far below OutPkts; entropy paths look up every packet.
  * @__MRC_MIB_MAX: number of counters (plus one).
  * @MRC_MIB_MAX: highest counter.
  */
@@ -838,6 +841,7 @@ enum mrc_mib {
 	MRC_MIB_EP_PROBES_TIMEOUT,
 	MRC_MIB_PORT_STATUS_SENT,
 	MRC_MIB_PORT_STATUS_RECV,
+	MRC_MIB_OUT_ROUTE_LOOKUPS,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
