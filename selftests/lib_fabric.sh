@@ -20,7 +20,10 @@
 #   A path from A to B on plane p, spine s is the uSID container
 #   fc00:0:1p00:2p0s:3p00:e00b:: ; routers run End with next-csid.
 #   Plain routes to the host addresses use ECMP over the spines (and over
-#   the planes at the hosts) with the L4 hash, for entropy mode.
+#   the planes at the hosts), for entropy mode. The kernel's default IPv6
+#   multipath hash (fib_multipath_hash_policy 0) covers the addresses,
+#   the next header and the flow label, which carries the EV: that is
+#   enough to spread an entropy path's packets, no L4 hash needed.
 #
 # After mrc_fabric_build: FAB_A, FAB_B (namespaces), FAB_A_ADDR,
 # FAB_B_ADDR, FAB_P, FAB_S; plane p's device on a host is "pl<p>".
