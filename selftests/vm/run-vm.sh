@@ -18,7 +18,9 @@
 # Environment: MRC_KVER (kernel version, default: newest Debian *-amd64
 # under /lib/modules with a matching /boot/vmlinuz), MRC_VM_MEM (MiB,
 # default 2048), MRC_VM_SMP (default 2), MRC_VM_KERNEL / MRC_VM_APPEND to
-# boot another kernel image (the debug kernel) with extra arguments.
+# boot another kernel image (the debug kernel) with extra arguments,
+# MRC_VM_QEMU_ARGS: more QEMU options, split at spaces (bench/profile.sh
+# loads a TCG plugin with it).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -70,6 +72,7 @@ append="$append rdinit=/init mrc_vm_init=$here/guest-init.sh"
 append="$append ${MRC_VM_APPEND:-}"
 
 log=$outdir/console.log
+read -ra qemu_extra <<< "${MRC_VM_QEMU_ARGS:-}"
 set +e
 timeout --kill-after=10 "$vm_timeout" qemu-system-x86_64 \
 	-accel tcg -cpu max -m "${MRC_VM_MEM:-2048}" -smp "${MRC_VM_SMP:-2}" \
@@ -79,6 +82,7 @@ timeout --kill-after=10 "$vm_timeout" qemu-system-x86_64 \
 	-fsdev local,id=out,path="$outdir",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=out,mount_tag=out \
 	-nic none -display none -no-reboot -monitor none -serial stdio \
+	"${qemu_extra[@]}" \
 	< /dev/null 2>&1 | sed -u 's/\r//g; s/\x1b\[[0-9;?]*[a-zA-Z]//g' |
 	if [ "$quiet" = 1 ]; then cat > "$log"; else tee "$log"; fi
 qemu_rc=${PIPESTATUS[0]}
