@@ -14,9 +14,9 @@
 // The guest appends lines "SEQ start NAME" / "SEQ stop NAME" to the
 // control file (a 9p share of the host); a thread here polls it every
 // 20 ms. "start" zeroes the counters and writes DIR/NAME.started; "stop"
-// writes DIR/NAME.insns ("VADDR INSNS" per block, hex and decimal, and a
-// header with the window's length and the vCPUs' halted time) and then
-// DIR/NAME.stopped. Counters are plain inline adds (not atomic): two vCPUs
+// writes DIR/NAME.insns ("VADDR INSNS N" per block: hex, executed
+// instructions, instructions in the block; a header with the window's
+// length and the vCPUs' halted time) and then DIR/NAME.stopped. Counters are plain inline adds (not atomic): two vCPUs
 // racing on one block lose a few counts, not the picture.
 //
 // Built against QEMU's plugin API version 1 (QEMU 7.2, Debian 12); the few
@@ -66,6 +66,7 @@ namespace {
 struct Block {
 	uint64_t vaddr;
 	uint64_t insns; // executed instructions, added inline by the guest code
+	uint64_t n; // instructions in the block (the last translation of it)
 };
 
 constexpr unsigned kMaxVcpus = 64;
@@ -96,11 +97,12 @@ void on_trans(qemu_plugin_id_t, qemu_plugin_tb *tb)
 		std::lock_guard<std::mutex> g(g_lock);
 		auto it = g_index.find(va);
 		if (it == g_index.end()) {
-			g_blocks.push_back(Block{va, 0});
+			g_blocks.push_back(Block{va, 0, n});
 			b = &g_blocks.back();
 			g_index.emplace(va, b);
 		} else {
 			b = it->second;
+			b->n = n;
 		}
 	}
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &b->insns, n);
@@ -179,7 +181,7 @@ void stop(const std::string &name)
 				std::fprintf(f, " %u:%" PRId64, i, idle[i]);
 		std::fprintf(f, "\n");
 		for (const auto &b : snap)
-			std::fprintf(f, "%" PRIx64 " %" PRIu64 "\n", b.vaddr, b.insns);
+			std::fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b.vaddr, b.insns, b.n);
 		std::fclose(f);
 	}
 	touch(g_dir + "/" + name + ".stopped");

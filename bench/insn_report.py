@@ -9,7 +9,9 @@ Usage: insn_report.py KALLSYMS NAME.insns [--top N] [--json OUT]
 Prints the split kernel / mrc.ko / other modules / user, the vCPUs' busy
 share of the window, then the top symbols by instructions executed in the
 symbol itself ("self": a translation block belongs to the function it
-starts in), and the same grouped by subsystem (by symbol prefix).
+starts in), the same grouped by subsystem (by symbol prefix), and the
+most called functions (executions of the block at a symbol's address;
+a call that jumps past it is missed, so these are lower bounds).
 """
 import argparse
 import bisect
@@ -72,8 +74,9 @@ def load_insns(path):
             elif line.startswith("# idle_ns"):
                 meta["idle_ns"] = {int(k): int(v) for k, v in (x.split(":") for x in line.split()[2:])}
             elif line.strip():
-                va, n = line.split()
-                blocks.append((int(va, 16), int(n)))
+                f = line.split()
+                # VADDR INSNS [N: instructions in the block]
+                blocks.append((int(f[0], 16), int(f[1]), int(f[2]) if len(f) > 2 else 0))
     return meta, blocks
 
 
@@ -93,7 +96,8 @@ def analyse(kallsyms, insns, top):
     by_sym = collections.Counter()
     by_space = collections.Counter()
     by_group = collections.Counter()
-    for va, n in blocks:
+    calls = collections.Counter()  # executions of the block a symbol starts with
+    for va, n, blen in blocks:
         if va < KERNEL_MIN:
             by_space["user"] += n
             by_sym[("[user]", "user")] += n
@@ -103,7 +107,9 @@ def analyse(kallsyms, insns, top):
         if i < 0:
             name, mod = "0x%x" % va, "kernel"
         else:
-            _, name, mod = syms[i]
+            start, name, mod = syms[i]
+            if va == start and blen:
+                calls[(name, mod)] += n // blen
         by_space["mrc.ko" if mod == "mrc" else ("kernel" if mod == "kernel" else "other modules")] += n
         by_sym[(name, mod)] += n
         by_group[group_of(name, mod)] += n
@@ -118,8 +124,10 @@ def analyse(kallsyms, insns, top):
         "busy_share": (1 - idle / (window * ncpu)) if window else None,
         "space": {k: v for k, v in by_space.most_common()},
         "groups": [{"group": g, "insns": n, "share": n / total} for g, n in by_group.most_common()],
-        "symbols": [{"symbol": s, "module": m, "insns": n, "share": n / total}
+        "symbols": [{"symbol": s, "module": m, "insns": n, "share": n / total,
+                     "calls": calls.get((s, m))}
                     for (s, m), n in by_sym.most_common(top)],
+        "calls": [{"symbol": s, "module": m, "calls": n} for (s, m), n in calls.most_common(top)],
     }
     return out
 
@@ -136,7 +144,12 @@ def print_report(r, title):
     print("\ntop symbols (self instructions):")
     for s in r["symbols"]:
         mod = "" if s["module"] in ("kernel", "user") else " [%s]" % s["module"]
-        print("  %6.2f%%  %s%s" % (100 * s["share"], s["symbol"], mod))
+        c = "" if s["calls"] is None else "  (%d calls)" % s["calls"]
+        print("  %6.2f%%  %s%s%s" % (100 * s["share"], s["symbol"], mod, c))
+    if r["calls"]:
+        print("\nmost called (entries of the symbol's first block):")
+        for s in r["calls"][:20]:
+            print("  %10d  %s" % (s["calls"], s["symbol"]))
 
 
 def main():
