@@ -7,6 +7,9 @@
 #   make demo       boot the VM and show MRC at work
 #   make bench      MRC vs TCP vs MPTCP on the reference fabric in the VM:
 #                   JSON, a table of ratios and plots in build/bench/
+#   make bench-profile  where MRC's and TCP's CPU goes in the VM (perf, a
+#                   QEMU plugin, counters) and an idle connection's memory:
+#                   build/bench-profile/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  only the VM tests that build the reference
@@ -64,6 +67,11 @@ bench:
 	$(MAKE) all
 	bench/run.sh
 
+bench-profile:
+	scripts/install-deps.sh --bench
+	$(MAKE) all
+	bench/profile.sh
+
 coverage:
 	scripts/coverage.sh
 
@@ -78,4 +86,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-profile coverage fuzz install clean

@@ -16,8 +16,8 @@
 // 20 ms. "start" zeroes the counters and writes DIR/NAME.started; "stop"
 // writes DIR/NAME.insns ("VADDR INSNS N" per block: hex, executed
 // instructions, instructions in the block; a header with the window's
-// length and the vCPUs' halted time) and then DIR/NAME.stopped. Counters are plain inline adds (not atomic): two vCPUs
-// racing on one block lose a few counts, not the picture.
+// length and the vCPUs' halted time) and then DIR/NAME.stopped. Counters are plain inline adds (not
+// atomic): two vCPUs racing on one block lose a few counts, not the picture.
 //
 // Built against QEMU's plugin API version 1 (QEMU 7.2, Debian 12); the few
 // declarations it needs are written out below (the header is not packaged).
@@ -55,8 +55,8 @@ size_t qemu_plugin_tb_n_insns(const qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const qemu_plugin_tb *tb);
 void qemu_plugin_outs(const char *string);
 __attribute__((visibility("default"))) extern int qemu_plugin_version;
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-							       int argc, char **argv);
+__attribute__((visibility("default"))) int
+qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv);
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
@@ -66,12 +66,12 @@ namespace {
 struct Block {
 	uint64_t vaddr;
 	uint64_t insns; // executed instructions, added inline by the guest code
-	uint64_t n; // instructions in the block (the last translation of it)
+	uint64_t n;     // instructions in the block (the last translation of it)
 };
 
 constexpr unsigned kMaxVcpus = 64;
 
-std::mutex g_lock; // g_blocks, g_index
+std::mutex g_lock;          // g_blocks, g_index
 std::deque<Block> g_blocks; // stable addresses: the inline adds point here
 std::unordered_map<uint64_t, Block *> g_index;
 std::string g_ctl;
@@ -85,7 +85,8 @@ int64_t g_window_start = 0;
 
 int64_t now_ns()
 {
-	return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+	return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+	    .count();
 }
 
 void on_trans(qemu_plugin_id_t, qemu_plugin_tb *tb)
@@ -181,7 +182,8 @@ void stop(const std::string &name)
 				std::fprintf(f, " %u:%" PRId64, i, idle[i]);
 		std::fprintf(f, "\n");
 		for (const auto &b : snap)
-			std::fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b.vaddr, b.insns, b.n);
+			std::fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", b.vaddr, b.insns,
+				     b.n);
 		std::fclose(f);
 	}
 	touch(g_dir + "/" + name + ".stopped");
