@@ -26,8 +26,9 @@
 #
 # Environment (defaults in brackets)
 #   BENCH_OUT [/tmp/out]  BENCH_P [4]  BENCH_S [2]
-#   BENCH_PROFILE_BYTES [134217728]  BENCH_PROFILE_PERF_BYTES [a quarter]
-#   BENCH_PROFILE_PROTOS ["mrc tcp"]  BENCH_PROFILE_IDLE [200]
+#   BENCH_PROFILE_BYTES [134217728]  BENCH_PROFILE_PERF_BYTES [a quarter;
+#   0: no perf record]  BENCH_PROFILE_PROTOS ["mrc tcp"]
+#   BENCH_PROFILE_IDLE [200; 0: no idle connections]
 #   BENCH_PROFILE_PLUGIN [0; 1: the QEMU plugin is loaded]
 #   BENCH_PROFILE_RTO_MIN [20ms: one more MRC transfer per value, with the
 #                          default policy's rto-min set to it; "" for none]
@@ -295,9 +296,11 @@ for rto in $RTO_MIN; do
 	done
 done
 for proto in $PROTOS; do
+	[ "$PERF_BYTES" -gt 0 ] || break
 	xfer "$proto-record" "$proto" "$PERF_BYTES" record
 done
 for proto in $PROTOS; do
+	[ "$IDLE" -gt 0 ] || break
 	idle "$proto-idle" "$proto"
 	[ "$proto" = mrc ] && mrc_wait_for 120 sh -c "[ \"\$(ip netns exec $FAB_A $MRCCTL -j conn show)\" = '[]' ]"
 done
