@@ -25,6 +25,8 @@ KERNEL_MIN = 0xFFFF800000000000
 # Subsystems by symbol name, first match wins: what a function is for.
 GROUPS = [
     ("mrc.ko", None),  # by module, not by name
+    # perf stat's tracepoints: the measurement's own cost
+    ("perf tracepoints (measuring)", r"^(perf_|__perf|tracing_gen_ctx|trace_event_|__traceiter_|strnlen$)"),
     ("copy to/from user", r"^(copy_user|_copy_(to|from)_user|rep_movs|copyin|copyout|__copy_user|simple_copy_to_iter|copy_page_(to|from)_iter|_copy_to_iter|_copy_from_iter|skb_copy_datagram_iter|__skb_datagram_iter)"),
     ("memcpy/memset", r"^(memcpy|memset|memmove|__memcpy|__memset|__memmove|memcpy_erms|memset_erms|memcpy_orig|clear_page)"),
     ("checksum", r"(csum|checksum)"),

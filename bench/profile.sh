@@ -70,11 +70,14 @@ for d in "$out"/raw/*.perf.data; do
 	b=${d%.perf.data}
 	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --header-only > "$b.perf.header" 2>&1 || true
 	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --no-children \
-		--sort dso,sym --percent-limit 0.5 2> /dev/null | grep -v '^$' | head -150 > "$b.perf.self.txt" || true
+		--sort dso,sym -g none --percent-limit 0.5 2> /dev/null | grep -v '^$' | head -150 > "$b.perf.self.txt" || true
 	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --children \
 		--sort sym -g none --percent-limit 2 2> /dev/null | grep -v '^$' | head -150 > "$b.perf.children.txt" || true
 	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --no-children \
-		--sort dso 2> /dev/null | grep -v '^$' > "$b.perf.dso.txt" || true
+		--sort dso -g none 2> /dev/null | grep -v '^$' > "$b.perf.dso.txt" || true
+	# who waits for a spinlock (the socket's, mostly): callers, inverted
+	perf report -i "$d" --kallsyms "$out/raw/kallsyms" --stdio --no-children --sort sym \
+		-S native_queued_spin_lock_slowpath -G 2> /dev/null | grep -v '^$' | head -80 > "$b.perf.spin.txt" || true
 done
 /usr/bin/python3 bench/profile_report.py "$out" --commit "$commit" --vm-seconds "$vm_s" \
 	--others "$others" --vm-status "$rc"
