@@ -242,8 +242,12 @@ xfer() {
 	mrc_wait_for 120 test -e "$wf.armed" || log "the fault agent is not answering"
 	local perf=
 	if [ "$scen" = profile ]; then
-		perf record -q -e cpu-clock -a -F 499 -o "/tmp/$name.perf.data" -- sleep "$DUR" \
-			> "$RAW/$name.perf.log" 2>&1 &
+		# perf walks /lib/modules/VERSION (9p: minutes here) for module
+		# files: it gets an empty one, the host resolves with kallsyms
+		# shellcheck disable=SC2016
+		unshare -m sh -c 'mount -t tmpfs none "/lib/modules/$(uname -r)" && exec "$@"' sh \
+			perf record -q -e cpu-clock -a -F 499 --no-buildid --no-buildid-cache \
+			-o "/tmp/$name.perf.data" -- sleep "$DUR" > "$RAW/$name.perf.log" 2>&1 &
 		perf=$!
 		_mrc_pids+=("$perf")
 	fi
