@@ -12,6 +12,8 @@
 # Usage: scripts/check-debug.sh [TEST...]   (make check-debug T="...")
 # Results: build/debug/selftests/ (ktap.txt, console.log, dmesg.txt,
 # kmemleak.txt), or the directory MRC_SELFTESTS_OUT names.
+# Passed to the guest when set: MRC_TEST_TIME_SCALE, MRC_TEST_SIZE_DIV,
+# MRC_SUITE_BUDGET (selftests/vm/debug-suite.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -61,7 +63,10 @@ MRC_VM_KERNEL=$kdir/bzImage MRC_KVER=$kver MRC_VM_MODDIR=$modroot/$kver \
 MRC_VM_APPEND="mrc_vm_moddir=$modroot kmemleak=on pci=noacpi" \
 MRC_VM_CACHE=$dbg/vm MRC_VM_MEM=${MRC_VM_MEM:-3072} \
 	selftests/vm/run-vm.sh -q -t "${MRC_DEBUG_VM_TIMEOUT:-10800}" -o "$out" -- \
-	env MRC_KMOD="$ko" selftests/vm/debug-suite.sh "$@"
+	env MRC_KMOD="$ko" ${MRC_TEST_TIME_SCALE:+MRC_TEST_TIME_SCALE=$MRC_TEST_TIME_SCALE} \
+	${MRC_TEST_SIZE_DIV:+MRC_TEST_SIZE_DIV=$MRC_TEST_SIZE_DIV} \
+	${MRC_SUITE_BUDGET:+MRC_SUITE_BUDGET=$MRC_SUITE_BUDGET} \
+	selftests/vm/debug-suite.sh "$@"
 rc=$?
 secs=$(($(date +%s) - start))
 

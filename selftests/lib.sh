@@ -23,6 +23,30 @@ MRC_KMOD=${MRC_KMOD:-$MRC_ROOT/kmod/mrc.ko}
 MRCCTL=${MRCCTL:-$MRC_BUILD/tools/mrcctl/mrcctl}
 export MRC_ROOT MRC_BUILD MRC_KMOD MRCCTL
 
+# Scale knobs for a slow kernel (make check-debug sets them; both are 1 on
+# the stock kernel, where nothing changes): every time bound is multiplied
+# by MRC_TEST_TIME_SCALE (mrc_wait_for does it, tests use mrc_time for the
+# limits they hand to programs, run-suite.sh for the per-test timeout) and
+# the volume of heavy transfers is divided by MRC_TEST_SIZE_DIV (mrc_size).
+# Every test still runs every check: sanitizers need the code paths, not
+# the volume.
+MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-1}
+MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}
+export MRC_TEST_TIME_SCALE MRC_TEST_SIZE_DIV
+
+# mrc_time SECONDS: a time bound, scaled for the kernel under test.
+mrc_time() {
+	echo $(($1 * MRC_TEST_TIME_SCALE))
+}
+
+# mrc_size BYTES [MIN]: a transfer volume divided by MRC_TEST_SIZE_DIV, at
+# least MIN (so a fault still lands mid-transfer).
+mrc_size() {
+	local v=$(($1 / MRC_TEST_SIZE_DIV))
+	[ "$v" -lt "${2:-1}" ] && v=${2:-1}
+	echo "$v"
+}
+
 _mrc_n=0
 _mrc_failed=0
 _mrc_skipped=0
@@ -103,7 +127,7 @@ mrc_check_match() {
 # mrc_wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds;
 # return 1 after SECONDS. Emulation is slow: give generous bounds.
 mrc_wait_for() {
-	local limit=$1
+	local limit=$(($1 * MRC_TEST_TIME_SCALE))
 	shift
 	local deadline=$((SECONDS + limit))
 	while ! "$@" >/dev/null 2>&1; do

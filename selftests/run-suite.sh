@@ -11,6 +11,12 @@
 #
 # A test fails when it exits non-zero, times out, or the kernel logs a
 # warning, BUG, oops, lockdep or sanitizer report while it runs.
+#
+# Environment: MRC_TEST_TIME_SCALE multiplies every test's timeout (a slow
+# debug kernel, see lib.sh); MRC_SUITE_BUDGET=SECONDS: once the suite has
+# run that long, the tests not yet started are skipped ("# SKIP suite
+# budget"), except the last one (99-module-unload: the module must unload),
+# and no test's timeout reaches past the budget by more than 300 s.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ktap=/dev/null
@@ -39,16 +45,27 @@ echo "KTAP version 1"
 echo "1..${#tests[@]}"
 n=0
 failed=0
+suite_start=$SECONDS
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
+	if [ -n "${MRC_SUITE_BUDGET:-}" ] && [ "$n" -lt "${#tests[@]}" ] &&
+	   [ $((SECONDS - suite_start)) -ge "$MRC_SUITE_BUDGET" ]; then
+		echo "ok $n $name # SKIP suite budget of ${MRC_SUITE_BUDGET} s spent"
+		continue
+	fi
 	if [ ! -f "$t" ]; then
 		echo "not ok $n $name # no such test"
 		failed=$((failed + 1))
 		continue
 	fi
 	limit=$(sed -n 's/^# timeout: *\([0-9]\+\).*/\1/p' "$t" | head -1)
-	limit=${limit:-$default_timeout}
+	limit=$((${limit:-$default_timeout} * ${MRC_TEST_TIME_SCALE:-1}))
+	if [ -n "${MRC_SUITE_BUDGET:-}" ]; then	# no test outlives the budget by much
+		left=$((MRC_SUITE_BUDGET - (SECONDS - suite_start)))
+		[ "$left" -lt 300 ] && left=300
+		[ "$limit" -gt "$left" ] && limit=$left
+	fi
 	dmesg_before=$(dmesg | wc -l)
 	start=$(date +%s%N)
 	# Streamed, not buffered: when the VM is killed the log so far shows

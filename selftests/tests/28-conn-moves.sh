@@ -38,7 +38,7 @@ srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.err"
 nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
-	--rate 40 --deadline 400 >"$res/client.out" 2>"$res/client.err" &
+	--rate 40 --deadline "$(mrc_time 400)" >"$res/client.out" 2>"$res/client.err" &
 cli=$!
 _mrc_pids+=("$cli")
 

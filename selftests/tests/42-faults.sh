@@ -48,10 +48,10 @@ report() { # NAME: one line on the transfer
 # end within 200 s is a failure: the state of both ends is shown, and
 # mrc-perf gives up at 300 s.
 transfer_with() {
-	local name=$1 fault=$2 bytes=${3:-25165824} before xfer
+	local name=$1 fault=$2 bytes=$(mrc_size "${3:-25165824}" 4194304) before xfer
 	before=$(stat "$FAB_B" InPkts)
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$name" \
-		-t stream -n "$bytes" --time-limit 300 &
+		-t stream -n "$bytes" --time-limit "$(mrc_time 300)" &
 	xfer=$!
 	mrc_wait_for 60 stat_at_least "$FAB_B" InPkts $((before + 500))
 	eval "$fault"
@@ -89,7 +89,7 @@ sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
 mrc_check "blackhole: 24 MiB verified across a silent spine blackhole" \
 	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%"
 report blackhole
-mrc_check "blackhole: longest stall under 2 s (emulated VM)" stall_below blackhole 2000
+mrc_check "blackhole: longest stall under $(mrc_time 2) s (emulated VM)" stall_below blackhole "$(mrc_time 2000)"
 mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
 	stat_at_least "$FAB_A" PathToBad $((bad0 + 1))
 mrc_check "blackhole: probes of the dead path went unanswered (ProbesTimeout)" \
@@ -132,7 +132,7 @@ report planedown
 mrc_check "local plane down counted" stat_at_least "$FAB_A" PlaneDown $((down0 + 1))
 mrc_fabric_link_up "$FAB_A" pl2
 mrc_check "local plane up again: verified transfer" \
-	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n 8388608
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n "$(mrc_size 8388608 1048576)"
 
 # 3. Remote plane 3 (B's link) goes down and back during a 96 MiB transfer.
 ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-a" 2> "$res/monitor-a.err" &
@@ -266,5 +266,5 @@ netem_all del
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
 mrc_check "after all paths came back: verified transfer" \
-	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/revived" -t stream -n 8388608
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/revived" -t stream -n "$(mrc_size 8388608 1048576)"
 mrc_done

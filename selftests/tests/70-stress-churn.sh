@@ -38,11 +38,11 @@ srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.err"
 nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
-	--rate 20 --deadline 300 >"$res/bulk.out" 2>"$res/bulk.err" &
+	--rate 20 --deadline "$(mrc_time 300)" >"$res/bulk.out" 2>"$res/bulk.err" &
 bulk=$!
 _mrc_pids+=("$bulk")
 nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --conns 8 --bytes 32768 \
-	--seconds $SECS --deadline 300 --report "$res/churn.json" \
+	--seconds $SECS --deadline "$(mrc_time 300)" --report "$res/churn.json" \
 	>"$res/churn.out" 2>"$res/churn.err" &
 churn=$!
 _mrc_pids+=("$churn")

@@ -44,7 +44,7 @@ for _ in range(p["retry_limit"] + 1):
     tot += rto
     rto = min(rto * 2, p["rto_max_ns"])
 print(tot // 1000000)')
-bound_ms=$((budget_ms + 10000))
+bound_ms=$((budget_ms + $(mrc_time 10000)))
 mrc_info "policy default: retry budget ${budget_ms} ms; bound ${bound_ms} ms"
 
 # new_b: a fresh namespace B behind R, with a server reading everything.
@@ -78,7 +78,7 @@ run() {
 	new_b
 	rm -f "$res/trigger"
 	nsenter --net="/run/netns/$a" "$STRESS" peer -c fd20:b::1 -p 7000 --trigger "$res/trigger" \
-		--deadline 90 >"$res/peer.out" 2>"$res/peer.err" &
+		--deadline "$(mrc_time 90)" >"$res/peer.out" 2>"$res/peer.err" &
 	local peer=$!
 	_mrc_pids+=("$peer")
 	if ! mrc_wait_for 60 grep -q ready "$res/peer.err"; then

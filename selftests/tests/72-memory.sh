@@ -112,7 +112,7 @@ srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$res/server.err"
 nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7001 --conns 2 --until "$res/never" \
-	--deadline 60 --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
+	--deadline "$(mrc_time 60)" --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
 cli=$!
 _mrc_pids+=("$cli")
 moving() { [ "$(jnum "$res/server.json" bytes)" -gt 1048576 ] 2>/dev/null; }

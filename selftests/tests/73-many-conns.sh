@@ -49,7 +49,7 @@ srv=$!
 _mrc_pids+=("$srv")
 mrc_wait_for 30 grep -q listening "$dir/server.err"
 nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --bytes $BYTES \
-	--hold "$dir/go" --deadline 240 >"$dir/client.out" 2>"$dir/client.err" &
+	--hold "$dir/go" --deadline "$(mrc_time 240)" >"$dir/client.out" 2>"$dir/client.err" &
 cli=$!
 _mrc_pids+=("$cli")
 mrc_check "$N connections established before any data" \

@@ -6,13 +6,27 @@
 # report while it runs), then have kmemleak scan what is left and save its
 # report to /tmp/out/kmemleak.txt.
 #
+# The debug kernel runs tens of times slower than the stock one under
+# emulation: the tests' time bounds are multiplied by MRC_TEST_TIME_SCALE
+# (default 10) and heavy transfers divided by MRC_TEST_SIZE_DIV (default
+# 32); see selftests/lib.sh. MRC_SUITE_BUDGET (seconds, unset: none) skips
+# the tests not started in time (run-suite.sh).
+#
 # Usage: debug-suite.sh [TEST...]
 # Exit status: the suite's; 3 if the suite passed but kmemleak found leaks.
 here=$(cd "$(dirname "$0")" && pwd)
+export MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-10}
+export MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-32}
+echo "# debug suite: time bounds x$MRC_TEST_TIME_SCALE, transfers / $MRC_TEST_SIZE_DIV${MRC_SUITE_BUDGET:+, budget $MRC_SUITE_BUDGET s}"
+
+kml=/sys/kernel/debug/kmemleak
+# No periodic scan while the tests run (a scan of the whole memory takes
+# minutes under emulation); it scans on demand at the end.
+[ -w "$kml" ] && echo scan=off > "$kml"
+
 "$here/../run-suite.sh" -o /tmp/out/ktap.txt "$@"
 rc=$?
 
-kml=/sys/kernel/debug/kmemleak
 if [ ! -w "$kml" ]; then
 	echo "# kmemleak: not available"
 	exit $rc
