@@ -43,6 +43,9 @@ report() { # NAME: one line on the transfer
 		"longest stall $(mrc_json "$res/$1.server" longest_stall_ms) ms"
 }
 
+# mib BYTES: what transfer_with moves for BYTES, in MiB (less on a slow
+# debug kernel: mrc_size, lib.sh).
+mib() { echo $(($(mrc_size "$1" 4194304) >> 20)); }
 # transfer_with NAME FAULT [BYTES]: a transfer A->B (24 MiB by default);
 # FAULT (a command string) runs once data flows. A transfer that makes no
 # end within 200 s is a failure: the state of both ends is shown, and
@@ -86,7 +89,7 @@ ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
 	ctl_a -j conn | python3 -c 'import json, sys
 sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
 }
-mrc_check "blackhole: 24 MiB verified across a silent spine blackhole" \
+mrc_check "blackhole: $(mib 25165824) MiB verified across a silent spine blackhole" \
 	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%"
 report blackhole
 mrc_check "blackhole: longest stall under $(mrc_time 2) s (emulated VM)" stall_below blackhole "$(mrc_time 2000)"
@@ -117,7 +120,7 @@ blackhole_and_repair() {
 	mrc_wait_for 60 stat_at_least "$FAB_A" PathToGood $((good0 + 1)) &&
 		touch "$res/good-seen"
 }
-mrc_check "blackhole and repair on one connection: 512 MiB verified" \
+mrc_check "blackhole and repair on one connection: $(mib 536870912) MiB verified" \
 	transfer_with repair blackhole_and_repair 536870912
 mrc_check "blackhole repaired: probes bring paths back (PathToGood)" \
 	test -e "$res/good-seen"
@@ -126,7 +129,7 @@ mrc_check "blackhole: the live connection's TTR histogram counted recoveries" \
 
 # 2. Local plane 2 goes down mid-transfer, then comes back.
 down0=$(stat "$FAB_A" PlaneDown)
-mrc_check "local plane down: 24 MiB verified across a local link down" \
+mrc_check "local plane down: $(mib 25165824) MiB verified across a local link down" \
 	transfer_with planedown "ip -n $FAB_A link set pl2 down"
 report planedown
 mrc_check "local plane down counted" stat_at_least "$FAB_A" PlaneDown $((down0 + 1))
@@ -176,7 +179,7 @@ retx_total() { # the namespace's retransmissions, all causes
 }
 retx0=$(retx_total "$FAB_A")
 netem_all add netem loss 1%
-mrc_check "1% loss on every plane: 24 MiB verified" transfer_with loss1 :
+mrc_check "1% loss on every plane: $(mib 25165824) MiB verified" transfer_with loss1 :
 mrc_check "1% loss: retransmissions counted in the MIB (Retx*)" \
 	test "$(retx_total "$FAB_A")" -gt "$retx0"
 report loss1
@@ -185,7 +188,7 @@ t0a=$(mrc_fabric_ns t0a 0)
 tc -n "$t0a" qdisc add dev up1 root netem loss 5%
 # Each loss is repaired while the transfer goes on: the live connection's
 # time-to-recovery histogram (mrcctl conn) fills.
-mrc_check "5% loss on one spine link: 48 MiB verified" transfer_with loss5 \
+mrc_check "5% loss on one spine link: $(mib 50331648) MiB verified" transfer_with loss5 \
 	"mrc_wait_for 60 ttr_seen && touch $res/ttr-seen.loss5" 50331648
 # Reported, not asserted: on a fast VM the transfer can end before a poll
 # sees a closed episode (the blackhole repair above asserts the histogram).
@@ -209,7 +212,7 @@ t0a=$(mrc_fabric_ns t0a 2)
 ) &
 flap=$!
 _mrc_pids+=("$flap")
-mrc_check "flapping spine link: 24 MiB verified" transfer_with flap :
+mrc_check "flapping spine link: $(mib 25165824) MiB verified" transfer_with flap :
 report flap
 kill "$flap"
 wait "$flap" 2>/dev/null
@@ -217,15 +220,15 @@ mrc_fabric_link_up "$t0a" up0
 
 # 6. Reordering, duplication, corruption (each on one plane of A).
 tc -n "$FAB_A" qdisc add dev pl0 root netem delay 2ms reorder 25% 50%
-mrc_check "reordering: 24 MiB verified" transfer_with reorder :
+mrc_check "reordering: $(mib 25165824) MiB verified" transfer_with reorder :
 report reorder
 tc -n "$FAB_A" qdisc del dev pl0 root
 tc -n "$FAB_A" qdisc add dev pl1 root netem duplicate 10%
-mrc_check "duplication: 24 MiB verified" transfer_with dup :
+mrc_check "duplication: $(mib 25165824) MiB verified" transfer_with dup :
 report dup
 tc -n "$FAB_A" qdisc del dev pl1 root
 tc -n "$FAB_A" qdisc add dev pl2 root netem corrupt 2%
-mrc_check "corruption: 24 MiB verified" transfer_with corrupt :
+mrc_check "corruption: $(mib 25165824) MiB verified" transfer_with corrupt :
 report corrupt
 tc -n "$FAB_A" qdisc del dev pl2 root
 

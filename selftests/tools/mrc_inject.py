@@ -38,6 +38,10 @@ import struct
 import sys
 import time
 
+# Time bounds scale with the kernel under test (MRC_TEST_TIME_SCALE, set by
+# the debug suite; see selftests/lib.sh).
+TIME_SCALE = int(os.environ.get("MRC_TEST_TIME_SCALE", "1"))
+
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
 
@@ -177,7 +181,7 @@ def capture(ns, port, victim, peer, timeout=30):
     v = socket.inet_pton(socket.AF_INET6, victim)
     pe = socket.inet_pton(socket.AF_INET6, peer)
     c = Conn()
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout * TIME_SCALE
     ndata = 0
     while time.monotonic() < deadline and (ndata < 20 or c.sack is None):
         r, _, _ = select.select([s], [], [], 1)
@@ -259,7 +263,7 @@ class Sender:
 
 def wait_counters(ns, before, names, want, timeout=15):
     """Poll until the summed delta of names reaches want; return the deltas."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout * TIME_SCALE
     while True:
         now = stats(ns)
         delta = {n: now.get(n, 0) - before.get(n, 0) for n in names}
