@@ -13,7 +13,7 @@
 # Results: build/debug/selftests/ (ktap.txt, console.log, dmesg.txt,
 # kmemleak.txt), or the directory MRC_SELFTESTS_OUT names.
 # Passed to the guest when set: MRC_TEST_TIME_SCALE, MRC_TEST_SIZE_DIV,
-# MRC_SUITE_BUDGET (selftests/vm/debug-suite.sh).
+# MRC_TEST_MEM_SLACK_KB, MRC_SUITE_BUDGET (selftests/vm/debug-suite.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -65,6 +65,7 @@ MRC_VM_CACHE=$dbg/vm MRC_VM_MEM=${MRC_VM_MEM:-3072} \
 	selftests/vm/run-vm.sh -q -t "${MRC_DEBUG_VM_TIMEOUT:-10800}" -o "$out" -- \
 	env MRC_KMOD="$ko" ${MRC_TEST_TIME_SCALE:+MRC_TEST_TIME_SCALE=$MRC_TEST_TIME_SCALE} \
 	${MRC_TEST_SIZE_DIV:+MRC_TEST_SIZE_DIV=$MRC_TEST_SIZE_DIV} \
+	${MRC_TEST_MEM_SLACK_KB:+MRC_TEST_MEM_SLACK_KB=$MRC_TEST_MEM_SLACK_KB} \
 	${MRC_SUITE_BUDGET:+MRC_SUITE_BUDGET=$MRC_SUITE_BUDGET} \
 	selftests/vm/debug-suite.sh "$@"
 rc=$?
