@@ -32,9 +32,10 @@ export MRC_ROOT MRC_BUILD MRC_KMOD MRCCTL
 # the volume.
 MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-1}
 MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}
-# MRC_TEST_MEM_SLACK_KB: what a memory check tolerates beyond the bound it
-# computes (8 MiB; more under KASAN, whose quarantine keeps freed objects).
-MRC_TEST_MEM_SLACK_KB=${MRC_TEST_MEM_SLACK_KB:-8192}
+# MRC_TEST_MEM_SLACK_KB: what a memory check tolerates on top of its own
+# bound and slack (0; under KASAN, whose quarantine keeps freed objects for
+# a while, the debug suite sets more).
+MRC_TEST_MEM_SLACK_KB=${MRC_TEST_MEM_SLACK_KB:-0}
 export MRC_TEST_TIME_SCALE MRC_TEST_SIZE_DIV MRC_TEST_MEM_SLACK_KB
 
 # mrc_time SECONDS: a time bound, scaled for the kernel under test.
