@@ -69,6 +69,9 @@ void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb)
 		rtu.type = MRC_PKT_CM;
 		rtu.bth.opcode = MRC_OP_CM_RTU;
 		rtu.u.cm.cookie = msk->cookie;
+		/* the ports a real CM_RTU carries: service, then client */
+		rtu.u.cm.port = msk->sport;
+		rtu.u.cm.client_port = msk->dport;
 		rtu.u.cm.src_qpn = msk->rqpn;
 		rtu.u.cm.params = msk->lparams;
 		mrc_cm_input_locked(msk, &rtu);

@@ -184,6 +184,13 @@ public:
 		if (err < 0)
 			throw Error(EIO, std::string("monitor: cannot join the events group: ") +
 					     nl_geterror(err));
+		// A busy connection emits path events in bursts: a large receive
+		// buffer (beyond rmem_max when we may) keeps a monitor from
+		// overrunning. Best effort: the default size still works.
+		int fd = nl_socket_get_fd(ev.get());
+		int size = kEventBufferBytes;
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 		events_ = std::move(ev);
 		cb_.reset(nl_cb_alloc(NL_CB_CUSTOM));
 		if (!cb_)
@@ -209,6 +216,10 @@ public:
 			if (n == 0)
 				return std::nullopt;
 			int err = nl_recvmsgs(events_.get(), cb_.get());
+			// Overrun (ENOBUFS): the kernel dropped events for this socket.
+			// The events after it still come: keep listening.
+			if (err == -NLE_NOMEM)
+				continue;
 			if (err < 0 && err != -NLE_AGAIN)
 				throw Error(EIO, std::string("monitor: ") + nl_geterror(err));
 		}
@@ -218,6 +229,8 @@ public:
 	}
 
 private:
+	static constexpr int kEventBufferBytes = 4 << 20;
+
 	static int no_seq_check(nl_msg *, void *) { return NL_OK; }
 
 	static int event_cb(nl_msg *m, void *arg)
