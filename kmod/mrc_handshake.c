@@ -62,11 +62,24 @@ static u16 mrc_client_port(const struct mrc_sock *msk)
 	return msk->passive ? msk->dport : msk->sport;
 }
 
-static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
+/* Send a CM message or RESET of @msk: along one of its paths once it is
+ * live (mrc_glue_cm_route()), else by the routing table with ev_cm.
+ */
+static int mrc_cm_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 {
 	const struct mrc_route *rt;
-	struct mrc_pkt pkt = {};
 	struct mrc_flow fl;
+
+	rt = mrc_glue_cm_route(msk, &fl);
+	if (!rt)
+		mrc_flow_of(msk, &fl, msk->ev_cm);
+	return mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl,
+				msk->sk.sk_mark, msk->sk.sk_priority);
+}
+
+static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
+{
+	struct mrc_pkt pkt = {};
 
 	pkt.type = MRC_PKT_CM;
 	pkt.bth.opcode = opcode;
@@ -81,11 +94,7 @@ static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 		pkt.u.cm.params = msk->lparams;
 	else if (opcode == MRC_OP_CM_RTU)
 		pkt.u.cm.params = msk->rparams;	/* the REP's, echoed */
-	rt = mrc_glue_cm_route(msk, &fl);
-	if (!rt)
-		mrc_flow_of(msk, &fl, msk->ev_cm);
-	return mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, rt, &fl,
-				msk->sk.sk_mark, msk->sk.sk_priority);
+	return mrc_cm_xmit(msk, &pkt);
 }
 
 /* A CM_REJ or DREP answering a packet we keep no state for. */
@@ -289,16 +298,10 @@ void mrc_cm_abort(struct mrc_sock *msk)
 
 	if (msk->conn && (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
 			  st == MRC_ST_DREQ_SENT)) {
-		const struct mrc_route *rt;
 		struct mrc_pkt pkt = {};
-		struct mrc_flow fl;
 
 		mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, &pkt);
-		rt = mrc_glue_cm_route(msk, &fl);
-		if (!rt)
-			mrc_flow_of(msk, &fl, msk->ev_cm);
-		mrc_send_hdr_pkt(sock_net(&msk->sk), &pkt, rt, &fl,
-				 msk->sk.sk_mark, msk->sk.sk_priority);
+		mrc_cm_xmit(msk, &pkt);
 	}
 	if (st != MRC_ST_CLOSED)
 		mrc_sk_done(msk, 0);
@@ -580,6 +583,31 @@ void mrc_cm_established(struct mrc_sock *msk)
 }
 
 /**
+ * mrc_cm_passive_complete() - the accepted side's handshake is done: start
+ * the engine and queue the connection for accept().
+ * @msk: the child (bh-locked or owned by us), in MRC_ST_REP_SENT.
+ *
+ * Called for a valid CM_RTU, and for the first data packet carrying our
+ * R_Key when the RTU was lost (it proves the peer got our CM_REP).
+ */
+void mrc_cm_passive_complete(struct mrc_sock *msk)
+{
+	struct sock *sk = &msk->sk;
+	int err;
+
+	err = mrc_glue_start(msk);
+	if (err) {
+		mrc_sk_done(msk, -err);
+		return;
+	}
+	mrc_set_state(sk, MRC_ST_ESTABLISHED);
+	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
+	mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
+	mrc_cm_established(msk);
+	mrc_glue_push(msk);
+}
+
+/**
  * mrc_cm_input_locked() - a CM message or RESET for a known socket.
  * @msk: the socket it names (bh-locked or owned by us).
  * @pkt: the decoded packet.
@@ -628,16 +656,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		    cm->params.r_key != msk->lparams.r_key ||
 		    cm->params.init_psn != msk->lparams.init_psn)
 			return;
-		err = mrc_glue_start(msk);
-		if (err) {
-			mrc_sk_done(msk, -err);
-			return;
-		}
-		mrc_set_state(sk, MRC_ST_ESTABLISHED);
-		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-		mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
-		mrc_cm_established(msk);
-		mrc_glue_push(msk);
+		mrc_cm_passive_complete(msk);
 		break;
 	case MRC_OP_CM_REJ:
 		if (sk->sk_state != MRC_ST_REQ_SENT)

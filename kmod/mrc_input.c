@@ -63,19 +63,8 @@ void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb)
 	}
 	/* The passive side completes on the first data with the right key. */
 	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt.type == MRC_PKT_DATA &&
-	    pkt.u.data.r_key == msk->lparams.r_key) {
-		struct mrc_pkt rtu = {};
-
-		rtu.type = MRC_PKT_CM;
-		rtu.bth.opcode = MRC_OP_CM_RTU;
-		rtu.u.cm.cookie = msk->cookie;
-		/* the ports a real CM_RTU carries: service, then client */
-		rtu.u.cm.port = msk->sport;
-		rtu.u.cm.client_port = msk->dport;
-		rtu.u.cm.src_qpn = msk->rqpn;
-		rtu.u.cm.params = msk->lparams;
-		mrc_cm_input_locked(msk, &rtu);
-	}
+	    pkt.u.data.r_key == msk->lparams.r_key)
+		mrc_cm_passive_complete(msk);
 	mrc_glue_input(msk, skb, &pkt);
 	return;
 drop:
