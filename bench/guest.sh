@@ -28,6 +28,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../selftests/lib.sh"
 . "$here/../selftests/lib_fabric.sh"
+. "$here/lib_guest.sh"
 
 OUT=${BENCH_OUT:-/tmp/out}
 RAW=$OUT/raw
@@ -44,22 +45,10 @@ PROTOS=${BENCH_PROTOS:-mrc tcp tcp-ecmp mptcp}
 SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown rr cpu profile many}
 mkdir -p "$RAW"
 
-log() { echo "bench: $(date -u +%H:%M:%S) $*"; }
-A() { ip netns exec "$FAB_A" "$@"; }
-B() { ip netns exec "$FAB_B" "$@"; }
-has() { [[ " $1 " == *" $2 "* ]]; }
-
-# Seconds of CPU time the whole VM spent busy (all CPUs, /proc/stat).
-cpu_busy() {
-	awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; printf "%.2f\n", b / 100 }' /proc/stat
-}
-
 # Kernel memory in kB: slab + vmalloc (what sockets allocate).
 kmem_kb() {
 	awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
 }
-
-now() { date +%s.%N; }
 
 # fsub A B: A - B for decimals
 fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
@@ -87,15 +76,7 @@ ctl() { # NS tc|ip COMMAND...
 
 # --- the fabric -----------------------------------------------------------
 
-log "loading mrc.ko, building the $P x $S fabric"
-mrc_module_load
-mrc_fabric_build "$P" "$S" || { echo "bench: fabric build failed"; exit 1; }
-log "fabric built; configuring MRC"
-mrc_fabric_pin_addr 1 0
-mrc_fabric_mrc_config usid || { echo "bench: mrcctl configuration failed"; exit 1; }
-for h in "$FAB_A" "$FAB_B"; do
-	ip netns exec "$h" "$MRCCTL" policy set default backups 0 >/dev/null
-done
+bench_fabric_up
 # The local-plane-down fault takes host A's device down: keep its
 # addresses (IPv6 flushes them by default) and save its routes to restore.
 # shellcheck disable=SC2046
@@ -157,15 +138,6 @@ ip -n "$FAB_A" -6 route show table all |
 	grep -v -e 'table local' -e '^fe80' -e '^multicast' -e '^ff00' > "$RAW/routes-a.txt"
 ip -n "$FAB_A" -6 rule show > "$RAW/rules-a.txt"
 
-# Per protocol: mrc-perf arguments (client side).
-proto_args() {
-	case $1 in
-	mrc) echo "-P mrc -c $FAB_B_ADDR" ;;
-	tcp) echo "-P tcp -c $FAB_B_PINNED" ;;
-	tcp-ecmp) echo "-P tcp -c $FAB_B_ADDR" ;;
-	mptcp) echo "-P mptcp -c $FAB_B_ADDR -b ${FAB_A_PLANE_ADDR[0]}" ;;
-	esac
-}
 srv_proto() { case $1 in tcp-ecmp) echo tcp ;; *) echo "$1" ;; esac; }
 
 # Shaping: every plane's last hop (T0b -> host B) at RATE Mbit/s, a

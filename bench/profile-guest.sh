@@ -36,6 +36,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../selftests/lib.sh"
 . "$here/../selftests/lib_fabric.sh"
+. "$here/lib_guest.sh"
 
 OUT=${BENCH_OUT:-/tmp/out}
 RAW=$OUT/raw
@@ -48,12 +49,6 @@ IDLE=${BENCH_PROFILE_IDLE:-200}
 PLUGIN=${BENCH_PROFILE_PLUGIN:-0}
 RTO_MIN=${BENCH_PROFILE_RTO_MIN-20ms}
 mkdir -p "$RAW"
-
-log() { echo "bench: $(date -u +%H:%M:%S) $*"; }
-A() { ip netns exec "$FAB_A" "$@"; }
-B() { ip netns exec "$FAB_B" "$@"; }
-now() { date +%s.%N; }
-has() { [[ " $1 " == *" $2 "* ]]; }
 
 # The events perf stat counts over a measured transfer. Tracepoints count
 # exactly; cpu-clock and task-clock are time, not samples.
@@ -75,10 +70,6 @@ plugin() { # start|stop NAME
 	local ack=$OUT/$2.started
 	[ "$1" = stop ] && ack=$OUT/$2.stopped
 	mrc_wait_for 20 test -e "$ack" || log "the QEMU plugin did not answer $1 $2"
-}
-
-cpu_busy() {
-	awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; printf "%.2f\n", b / 100 }' /proc/stat
 }
 
 # snap NAME.WHEN: every counter of both hosts
@@ -108,13 +99,6 @@ conn_poll() {
 		fi >> "$RAW/$1.conn"
 		sleep 5
 	done
-}
-
-proto_args() {
-	case $1 in
-	mrc) echo "-P mrc -c $FAB_B_ADDR" ;;
-	tcp) echo "-P tcp -c $FAB_B_PINNED" ;;
-	esac
 }
 
 # perf_ready PID: perf has opened all its counters
@@ -255,17 +239,10 @@ idle() {
 	echo "kptr_restrict $(cat /proc/sys/kernel/kptr_restrict)"
 } > "$RAW/guest.txt" 2>&1
 
-log "loading mrc.ko, building the $P x $S fabric"
-mrc_module_load
+bench_fabric_up
+# perf and the plugin need the kernel's symbols, mrc.ko's among them
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
-mrc_fabric_build "$P" "$S" || { echo "bench: fabric build failed"; exit 1; }
-log "fabric built; configuring MRC"
-mrc_fabric_pin_addr 1 0
-mrc_fabric_mrc_config usid || { echo "bench: mrcctl configuration failed"; exit 1; }
-for h in "$FAB_A" "$FAB_B"; do
-	ip netns exec "$h" "$MRCCTL" policy set default backups 0 > /dev/null
-done
 A "$MRCCTL" -j policy show > "$RAW/policy.json" 2>&1
 A "$MRCCTL" -j path show > "$RAW/paths.json" 2>&1
 # the symbols, mrc.ko's among them, for perf report and the plugin's
