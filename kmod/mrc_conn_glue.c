@@ -385,6 +385,8 @@ static void mrc_glue_count_drop(struct net *net, int reason)
 /* MIB counter of a path state change. */
 static void mrc_glue_count_path(struct net *net, const struct mrc_conn_event *ev)
 {
+	if (ev->old_state == ev->new_state)
+		return;	/* a new reason only: no transition to count */
 	if (ev->reason == MRC_PR_REPLACED)
 		MRC_INC_STATS(net, MRC_MIB_PATH_REPLACED);
 	switch (ev->new_state) {

@@ -15,15 +15,30 @@
 
 #define MRC_EVENTS_GROUP	0
 
+/*
+ * Events are sized to their attributes, not to NLMSG_GOODSIZE: a
+ * listener's receive buffer is charged by truesize, and a busy
+ * connection emits events in bursts (a page per event would let a
+ * monitor's buffer hold four times fewer before it overruns).
+ * @attrs: the size of the attributes after the type and timestamp.
+ */
+static size_t mrc_event_size(size_t attrs)
+{
+	return nla_total_size(0) +			/* MRC_A_EVENT nest */
+	       nla_total_size(sizeof(u8)) +		/* type */
+	       nla_total_size_64bit(sizeof(u64)) +	/* timestamp */
+	       attrs;
+}
+
 /* Start an event; NULL when nobody listens or memory is short. */
-static struct sk_buff *mrc_event_new(struct net *net, u8 type, void **hdr,
-				     struct nlattr **nest)
+static struct sk_buff *mrc_event_new(struct net *net, u8 type, size_t attrs,
+				     void **hdr, struct nlattr **nest)
 {
 	struct sk_buff *skb;
 
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_EVENTS_GROUP))
 		return NULL;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	skb = genlmsg_new(mrc_event_size(attrs), GFP_ATOMIC);
 	if (!skb)
 		goto drop;
 	*hdr = genlmsg_put(skb, 0, 0, &mrc_genl_family, 0, MRC_CMD_EVENT);
@@ -80,7 +95,10 @@ void mrc_event_path_state(struct net *net, u32 conn_id, u32 ev, u32 path_id,
 	struct sk_buff *skb;
 	void *hdr;
 
-	skb = mrc_event_new(net, MRC_EVENT_PATH_STATE, &hdr, &nest);
+	skb = mrc_event_new(net, MRC_EVENT_PATH_STATE,
+			    5 * nla_total_size(sizeof(u32)) +
+			    3 * nla_total_size(sizeof(u8)) +
+			    nla_total_size_64bit(sizeof(u64)), &hdr, &nest);
 	if (!skb)
 		return;
 	if (nla_put_u32(skb, MRC_EVENT_A_CONN_ID, conn_id) ||
@@ -117,7 +135,10 @@ void mrc_event_conn(struct net *net, enum mrc_event_type type,
 	struct sk_buff *skb;
 	void *hdr;
 
-	skb = mrc_event_new(net, type, &hdr, &nest);
+	skb = mrc_event_new(net, type,
+			    2 * nla_total_size(sizeof(u32)) +
+			    2 * nla_total_size(sizeof(struct in6_addr)) +
+			    2 * nla_total_size(sizeof(u16)), &hdr, &nest);
 	if (!skb)
 		return;
 	if (nla_put_u32(skb, MRC_EVENT_A_CONN_ID, ci->id) ||
@@ -149,7 +170,9 @@ void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns)
 	struct sk_buff *skb;
 	void *hdr;
 
-	skb = mrc_event_new(net, MRC_EVENT_RECOVERY, &hdr, &nest);
+	skb = mrc_event_new(net, MRC_EVENT_RECOVERY,
+			    nla_total_size(sizeof(u32)) +
+			    nla_total_size_64bit(sizeof(u64)), &hdr, &nest);
 	if (!skb)
 		return;
 	if (nla_put_u32(skb, MRC_EVENT_A_CONN_ID, conn_id) ||
@@ -180,7 +203,8 @@ void mrc_event_plane(struct net *net, bool up, u32 plane, int ifindex,
 	void *hdr;
 
 	skb = mrc_event_new(net, up ? MRC_EVENT_PLANE_UP : MRC_EVENT_PLANE_DOWN,
-			    &hdr, &nest);
+			    2 * nla_total_size(sizeof(u32)) +
+			    nla_total_size(sizeof(u8)), &hdr, &nest);
 	if (!skb)
 		return;
 	if (nla_put_u32(skb, MRC_EVENT_A_PLANE, plane) ||

@@ -53,7 +53,25 @@ fi
 step "VM selftests"
 selftests/run.sh -q 2>&1 | tee "$logdir/selftests.log"
 vm_ok=${PIPESTATUS[0]}
-cat "$build/selftests/ktap.txt" 2>/dev/null | grep -E '^(not )?ok ' || true
+# The end of this output is what a CI log shows: the results on a few
+# lines, then why each failed test failed (its failed checks and the
+# diagnostics printed just before them).
+ktap=$build/selftests/ktap.txt
+if [ -r "$ktap" ]; then
+	grep -E '^ok ' "$ktap" | sed -E 's/^ok [0-9]+ ([^ ]+).*# ([0-9]+) ms$/\1 \2ms/' |
+		paste -sd' ' | fold -s -w 100 | sed 's/^/passed: /'
+	grep -E '^not ok ' "$ktap" || true
+	awk '/^    # Subtest:/ { name = $3; n = 0; after = 0; next }
+	     /^    # / {
+		if (after > 0) { print name ": " $0; after--; next }
+		ctx[n++ % 2] = $0; next
+	     }
+	     /^    not ok / {
+		for (i = (n > 2 ? n - 2 : 0); i < n; i++) print name ": " ctx[i % 2]
+		print name ": " $0; n = 0; after = 4; next
+	     }
+	     /^    ok / { n = 0; after = 0 }' "$ktap" | sed 's/  */ /g' | head -40
+fi
 summary=$(grep -E '^selftests: ' "$logdir/selftests.log" | tail -1)
 v_passed=$(echo "$summary" | sed -n 's/selftests: \([0-9]\+\) passed.*/\1/p')
 v_failed=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) failed.*/\1/p')

@@ -100,7 +100,7 @@ enum mrc_conn_drop {
 /**
  * enum mrc_conn_event_type - what a struct mrc_conn_event reports.
  * @MRC_CEV_PATH: a path changed state (index, ev, cfg_id, plane, states,
- *	reason, drops).
+ *	reason, drops), or only its reason (old state = new state).
  * @MRC_CEV_RECOVERY: a recovery episode closed (ttr_ns, losses).
  * @MRC_CEV_FAILED: the connection failed (err: -ETIMEDOUT, -ECONNRESET).
  */

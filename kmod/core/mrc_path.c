@@ -657,6 +657,39 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 
 /* ---- links and the controller -------------------------------------- */
 
+/*
+ * Whether an ASSUMED_BAD path failed because of the link failure being
+ * reported now. Timeouts often beat the report: a peer's port-status
+ * update comes a round trip after its port died, and a local carrier loss
+ * can be noticed late. A path heard from within the last rto_max was
+ * working until just before; one silent for longer failed on its own.
+ */
+static bool mrc_path_failed_with_link(const struct mrc_path_table *t,
+				      const struct mrc_path *p, mrc_time_t now)
+{
+	return p->state == MRC_PATH_ASSUMED_BAD &&
+	       !(p->flags & (MRC_PATHF_LINK_OUT | MRC_PATHF_REMOVED)) &&
+	       p->last_heard && now - p->last_heard <= t->pol.rto_max_ns;
+}
+
+/*
+ * Report a new reason for a path that keeps its state (old state = new
+ * state in the event): the link, not the timeouts, now explains it.
+ */
+static void mrc_path_set_reason(struct mrc_path_table *t, u32 idx, u8 reason)
+{
+	struct mrc_path *p = &t->paths[idx];
+	struct mrc_path_event ev = {
+		.index = idx, .ev = p->ev, .cfg_id = p->cfg_id,
+		.plane = p->plane, .old_state = p->state,
+		.new_state = p->state, .reason = reason, .drops = p->drops,
+	};
+
+	p->reason = reason;
+	if (t->notify.event)
+		t->notify.event(t->notify.ctx, &ev);
+}
+
 static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
 			       mrc_time_t now)
 {
@@ -669,6 +702,12 @@ static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
 			continue;
 		/* Outstanding probes of the plane say nothing any more. */
 		p->flags &= ~MRC_PATHF_PROBE_OUT;
+		if (mrc_path_failed_with_link(t, p, now)) {
+			/* Returns with the link, without probing. */
+			p->flags |= MRC_PATHF_LINK_OUT;
+			mrc_path_set_reason(t, i, reason);
+			continue;
+		}
 		if (!mrc_path_in_use(p))
 			continue;
 		p->flags |= MRC_PATHF_LINK_OUT;

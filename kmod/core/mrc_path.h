@@ -160,7 +160,9 @@ struct mrc_path_event {
 /**
  * struct mrc_path_notify - where state changes go.
  * @event: called once per transition, in order, under the caller's lock;
- *	must not call back into the table. May be NULL.
+ *	must not call back into the table. Also called, with old_state =
+ *	new_state, when an ASSUMED_BAD path is found to be out because of a
+ *	link that just went down (its reason changes). May be NULL.
  * @ctx: passed to @event.
  */
 struct mrc_path_notify {

@@ -162,10 +162,17 @@ mrc_check "remote plane: B sent port-status updates" \
 	stat_at_least "$FAB_B" PortStatusSent $((sent0 + 2))
 mrc_check "remote plane: A applied both (down, then up)" \
 	stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+# monitor_saw WHAT: A's monitor printed WHAT; if not, what it printed.
+monitor_saw() {
+	mrc_wait_for 10 grep -q "$1" "$res/monitor-a" && return 0
+	echo "$(wc -l < "$res/monitor-a") events, the last of plane 3:"
+	grep 'plane 3 ' "$res/monitor-a" | tail -4
+	cat "$res/monitor-a.err"
+	return 1
+}
 mrc_check "remote plane: A's monitor saw paths leave (peer-port-down)" \
-	mrc_wait_for 10 grep -q peer-port-down "$res/monitor-a"
-mrc_check "remote plane: and come back (peer-port-up)" \
-	mrc_wait_for 10 grep -q peer-port-up "$res/monitor-a"
+	monitor_saw peer-port-down
+mrc_check "remote plane: and come back (peer-port-up)" monitor_saw peer-port-up
 kill "$mon" 2>/dev/null
 
 # 4. Random loss.

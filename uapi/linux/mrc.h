@@ -650,7 +650,10 @@ enum mrc_probe_attr {
  * enum mrc_event_type - kinds of MRC_CMD_EVENT notifications.
  * @MRC_EVENT_UNSPEC: never used.
  * @MRC_EVENT_PATH_STATE: an EV of a connection changed state (conn id, EV,
- *	path id, plane, old and new state, reason, drops).
+ *	path id, plane, old and new state, reason, drops). Old and new
+ *	state are equal when only the reason changed: a path that had just
+ *	failed by timeouts is now known to be out because its plane or the
+ *	peer's port went down, and will return with it.
  * @MRC_EVENT_PLANE_UP: a plane became usable (plane, ifindex, reason).
  * @MRC_EVENT_PLANE_DOWN: a plane became unusable (plane, ifindex, reason).
  * @MRC_EVENT_CONN_ESTABLISHED: a connection was established (conn id,

@@ -840,6 +840,38 @@ TEST_F(PathTable, PeerPortDownAndUp)
 	EXPECT_TRUE(SawReason(MRC_PR_PEER_PORT_UP));
 }
 
+// The timeouts of a dead peer port often come before its port-status
+// update: the paths that failed just before are the link's, and return
+// with it; one that failed long before is still probed.
+TEST_F(PathTable, PathsThatJustTimedOutReturnWithThePeerPort)
+{
+	std::vector<u32> good = InState(MRC_PATH_GOOD, 3);
+	u32 recent = good[0], old = good[1];
+
+	mrc_path_on_sack(&t, old, now, MRC_PATH_MARK_NONE);
+	Fail(old);
+	now += pol.rto_max_ns + kMs;
+	mrc_path_on_sack(&t, recent, now, MRC_PATH_MARK_NONE);
+	now += 3 * kMs;
+	mrc_path_on_timeout(&t, recent, now, now - kMs); // silent since: fails
+	ASSERT_EQ(State(recent), (u32)MRC_PATH_ASSUMED_BAD);
+	events.clear();
+	mrc_path_set_peer_ports(&t, ~(1U << 3), now);
+	EXPECT_TRUE(Saw(recent, MRC_PATH_ASSUMED_BAD, MRC_PATH_ASSUMED_BAD, MRC_PR_PEER_PORT_DOWN))
+	    << "the link now explains the failure";
+	EXPECT_EQ(t.paths[recent].reason, MRC_PR_PEER_PORT_DOWN);
+	for (auto &e : events)
+		EXPECT_NE(e.index, old) << "failed on its own: not the link's";
+	events.clear();
+	now += kMs;
+	mrc_path_set_peer_ports(&t, ~0U, now);
+	EXPECT_TRUE(Saw(recent, MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_PEER_PORT_UP) ||
+		    Saw(recent, MRC_PATH_ASSUMED_BAD, MRC_PATH_BACKUP, MRC_PR_PEER_PORT_UP))
+	    << "back with the port, without probing";
+	EXPECT_EQ(State(old), (u32)MRC_PATH_ASSUMED_BAD) << "still probed";
+	EXPECT_EQ(t.paths[old].next_probe, now);
+}
+
 TEST_F(PathTable, AllPlanesDownStallsThenRecovers)
 {
 	for (u32 p = 0; p < 4; p++)
