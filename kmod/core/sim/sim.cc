@@ -243,10 +243,12 @@ void Sim::transmit(int from, uint32_t path, uint16_t wire_ev, std::vector<uint8_
 	pkt->ce = uni() < pc.ecn;
 	pkt->bytes = std::move(bytes);
 	if (uni() < pc.corrupt) {
+		const std::vector<uint8_t> sent = pkt->bytes;
 		int n = 1 + (int)(rng_() % 3);
 		for (int i = 0; i < n; i++)
 			pkt->bytes[rng_() % pkt->bytes.size()] ^= (uint8_t)(1 + rng_() % 255);
-		pkt->corrupted = true;
+		// Two flips of one byte can cancel: then nothing was corrupted.
+		pkt->corrupted = pkt->bytes != sent;
 	}
 	uint64_t arr = depart + pc.delay_ns + (pc.jitter_ns ? rng_() % pc.jitter_ns : 0);
 	if (uni() < pc.reorder) {
