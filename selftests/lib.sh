@@ -154,6 +154,27 @@ mrc_ns_new() {
 	echo "$ns"
 }
 
+# in_ns NS CMD...: run CMD in the network namespace NS only. Much cheaper
+# than "ip netns exec" in the emulated guest (no mount namespace, no sysfs
+# remount: ~0.4 s instead of ~8 s per mrcctl); /proc/net follows the
+# network namespace, /sys does not.
+in_ns() {
+	local ns=$1
+	shift
+	nsenter -F --net="/run/netns/$ns" "$@"
+}
+
+# mrc_mib NS NAME: one counter of NS's MIB (/proc/net/mrc_stat).
+mrc_mib() {
+	in_ns "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/mrc_stat
+}
+
+# mrc_mib_at_least NS NAME MIN: the counter has reached MIN (for
+# mrc_wait_for).
+mrc_mib_at_least() {
+	[ "$(mrc_mib "$1" "$2")" -ge "$3" ]
+}
+
 # mrc_bg CMD...: run CMD in the background; killed at exit. Sets
 # MRC_BG_PID.
 mrc_bg() {

@@ -74,7 +74,7 @@ mrc_check "namespace b: same id, own plane" \
 	in_ns "$b" "$MRCCTL" plane add 0 dev pa0 saddr 2001:db8:b::1
 mrc_check_eq "namespace a unchanged" 2001:db8:a::10 "$(plane_field "$a" 0 saddr)"
 
-down=$(in_ns "$a" awk '$1 == "PlaneDown" { print $2 }' /proc/net/mrc_stat)
+down=$(mrc_mib "$a" PlaneDown)
 mrc_check "PlaneDown counted in /proc/net/mrc_stat" test "${down:-0}" -ge 3
 
 # A namespace with configuration goes away cleanly (no leak, no warning).

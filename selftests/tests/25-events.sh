@@ -15,7 +15,6 @@ ctl() { in_ns "$a" "$MRCCTL" "$@"; }
 veth_pair "$a" pa0 pb0
 veth_pair "$a" pa1 pb1
 dir=$(mrc_tmpdir)
-stat() { in_ns "$a" awk -v k="$1" '$1 == k { print $2 }' /proc/net/mrc_stat; }
 
 nsenter --net="/run/netns/$a" "$MRCCTL" monitor >"$dir/events" 2>"$dir/monitor.err" &
 mon=$!
@@ -31,7 +30,7 @@ mrc_check "monitors are listening" mrc_wait_for 30 grep -q monitoring "$dir/moni
 mrc_wait_for 30 grep -q monitoring "$dir/monitor-j.err"
 mrc_wait_for 30 grep -q monitoring "$dir/monitor-b.err"
 
-up0=$(stat PlaneUp)
+up0=$(mrc_mib "$a" PlaneUp)
 ctl plane add 0 dev pa0 saddr 2001:db8::1
 ctl plane add 1 dev pa1 saddr 2001:db8::2
 ts='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z'
@@ -68,10 +67,10 @@ PY
 }
 mrc_check "JSON monitor saw the same events, in order" mrc_wait_for 20 jhas
 mrc_check_eq "no event leaked into namespace b" "" "$(cat "$dir/events-b")"
-mrc_check "PlaneUp counted" test "$(stat PlaneUp)" -ge $((up0 + 4))
-mrc_check "PlaneDown counted" test "$(stat PlaneDown)" -ge 4
+mrc_check "PlaneUp counted" test "$(mrc_mib "$a" PlaneUp)" -ge $((up0 + 4))
+mrc_check "PlaneDown counted" test "$(mrc_mib "$a" PlaneDown)" -ge 4
 stats=$(ctl -j stats)
-mrc_check_eq "stats -j matches /proc/net/mrc_stat" "$(stat PlaneDown)" \
+mrc_check_eq "stats -j matches /proc/net/mrc_stat" "$(mrc_mib "$a" PlaneDown)" \
 	"$(jq_py "$stats" "j['counters']['PlaneDown']")"
 mrc_check_eq "stats: no event was dropped" 0 "$(jq_py "$stats" "j['counters']['EventsDropped']")"
 watch=$(ctl stats -w 0.2 -c 2)

@@ -48,11 +48,7 @@ sys.exit(1 if bad or mean == 0 else 0)
 PY
 }
 
-# mode STREAM_BYTES SEQPACKET_BYTES
-mib_a() { # COUNTER: host A's value
-	ip netns exec "$FAB_A" awk -v n="$1" '$1 == n { print $2 }' /proc/net/mrc_stat
-}
-
+# run_mode MODE STREAM_BYTES SEQPACKET_BYTES
 run_mode() {
 	local mode=$1 stream=$2 seq=$3 p spines0 planes0 pkts0 lookups0 pkts lookups
 	for p in $(seq 0 $((FAB_P - 1))); do	# deleting a plane deletes its paths
@@ -62,15 +58,15 @@ run_mode() {
 	mrc_check "$mode: configure planes and paths" mrc_fabric_mrc_config "$mode"
 	spines0=$(mrc_fabric_spine_rx_bytes)
 	planes0=$(plane_tx_bytes)
-	pkts0=$(mib_a OutPkts)
-	lookups0=$(mib_a OutRouteLookups)
+	pkts0=$(mrc_mib "$FAB_A" OutPkts)
+	lookups0=$(mrc_mib "$FAB_A" OutRouteLookups)
 	mrc_check "$mode: $((stream >> 20)) MiB stream A->B verified" \
 		mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$mode-stream" \
 		-t stream -n "$stream" --time-limit "$(mrc_time 900)"
 	mrc_info "$mode stream: $(mrc_json "$res/$mode-stream.server" goodput_mbps) Mbit/s," \
 		"longest stall $(mrc_json "$res/$mode-stream.server" longest_stall_ms) ms"
-	pkts=$(($(mib_a OutPkts) - pkts0))
-	lookups=$(($(mib_a OutRouteLookups) - lookups0))
+	pkts=$(($(mrc_mib "$FAB_A" OutPkts) - pkts0))
+	lookups=$(($(mrc_mib "$FAB_A" OutRouteLookups) - lookups0))
 	mrc_info "$mode: $lookups route lookups for $pkts packets sent"
 	# An entropy path's route depends on the flow (ECMP): looked up each time.
 	[ "$mode" = entropy ] ||

@@ -29,12 +29,6 @@ res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
 exec 3>&1
 ctl_a() { ip netns exec "$FAB_A" "$MRCCTL" "$@"; }
 
-stat() { # NS NAME: one MIB counter of a namespace
-	ip netns exec "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
-}
-stat_at_least() { # NS NAME MIN
-	[ "$(stat "$1" "$2")" -ge "$3" ]
-}
 stall_below() { # NAME MS: the transfer's longest delivery stall
 	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
 }
@@ -52,11 +46,11 @@ mib() { echo $(($(mrc_size "$1" 4194304) >> 20)); }
 # mrc-perf gives up at 300 s.
 transfer_with() {
 	local name=$1 fault=$2 bytes=$(mrc_size "${3:-25165824}" 4194304) before xfer
-	before=$(stat "$FAB_B" InPkts)
+	before=$(mrc_mib "$FAB_B" InPkts)
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$name" \
 		-t stream -n "$bytes" --time-limit "$(mrc_time 300)" &
 	xfer=$!
-	mrc_wait_for 60 stat_at_least "$FAB_B" InPkts $((before + 500))
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
 	eval "$fault"
 	if ! mrc_wait_for 200 xfer_done "$xfer"; then
 		{	# to the log directly (fd 3), not into mrc_check's capture
@@ -76,15 +70,15 @@ mrc_check "probe: path 0 answers with a round-trip time" \
 mrc_check "probe: the answer carries rtt_ns" \
 	python3 -c "import json; j = json.load(open('$res/probe0.json')); assert j['rtt_ns'] > 0 and not j['timed_out']"
 mrc_check "probe: B counted the request, A the answer" \
-	sh -c "[ $(stat "$FAB_B" EpRequestsRecv) -ge 1 ] && [ $(stat "$FAB_A" EpProbesAnswered) -ge 1 ]"
+	sh -c "[ $(mrc_mib "$FAB_B" EpRequestsRecv) -ge 1 ] && [ $(mrc_mib "$FAB_A" EpProbesAnswered) -ge 1 ]"
 mrc_check_fails "probe: a destination outside the path's prefix is refused" \
 	ctl_a probe fd00:c::1 path 0
 
 # 1. Silent blackhole of spine 0 of plane 1, A->B direction (paths 2).
 t0a=$(mrc_fabric_ns t0a 1)
-bad0=$(stat "$FAB_A" PathToBad)
-good0=$(stat "$FAB_A" PathToGood)
-ptmo0=$(stat "$FAB_A" ProbesTimeout)
+bad0=$(mrc_mib "$FAB_A" PathToBad)
+good0=$(mrc_mib "$FAB_A" PathToGood)
+ptmo0=$(mrc_mib "$FAB_A" ProbesTimeout)
 ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
 	ctl_a -j conn | python3 -c 'import json, sys
 sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
@@ -94,33 +88,33 @@ mrc_check "blackhole: $(mib 25165824) MiB verified across a silent spine blackho
 report blackhole
 mrc_check "blackhole: longest stall under $(mrc_time 2) s (emulated VM)" stall_below blackhole "$(mrc_time 2000)"
 mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
-	stat_at_least "$FAB_A" PathToBad $((bad0 + 1))
-mrc_info "blackhole: ProbesSent $(stat "$FAB_A" ProbesSent), ProbesTimeout +$(($(stat "$FAB_A" ProbesTimeout) - ptmo0))"
-to0=$(stat "$FAB_A" EpProbesTimeout)
+	mrc_mib_at_least "$FAB_A" PathToBad $((bad0 + 1))
+mrc_info "blackhole: ProbesSent $(mrc_mib "$FAB_A" ProbesSent), ProbesTimeout +$(($(mrc_mib "$FAB_A" ProbesTimeout) - ptmo0))"
+to0=$(mrc_mib "$FAB_A" EpProbesTimeout)
 ctl_a -j probe "$FAB_B_ADDR" path 2 timeout 500 > "$res/probe2.json"
 mrc_check_eq "probe: along the blackholed path: timeout (exit 1)" 1 "$?"
 mrc_check "probe: the timeout is reported and counted" \
-	sh -c "grep -q '\"timed_out\":true' $res/probe2.json && [ $(stat "$FAB_A" EpProbesTimeout) -gt $to0 ]"
+	sh -c "grep -q '\"timed_out\":true' $res/probe2.json && [ $(mrc_mib "$FAB_A" EpProbesTimeout) -gt $to0 ]"
 mrc_check "probe: along the other spine of the plane: answered" \
 	ctl_a probe "$FAB_B_ADDR" path 3
 tc -n "$t0a" qdisc del dev up0 root
 # A connection alive across a blackhole and its repair sees its paths go
 # ASSUMED_BAD, then come back once probes are answered (512 MiB: the
 # connection outlives both).
-bad1=$(stat "$FAB_A" PathToBad)
-good0=$(stat "$FAB_A" PathToGood)
-ptmo1=$(stat "$FAB_A" ProbesTimeout)
+bad1=$(mrc_mib "$FAB_A" PathToBad)
+good0=$(mrc_mib "$FAB_A" PathToGood)
+ptmo1=$(mrc_mib "$FAB_A" ProbesTimeout)
 blackhole_and_repair() {
 	tc -n "$t0a" qdisc add dev up0 root netem loss 100%
-	mrc_wait_for 60 stat_at_least "$FAB_A" PathToBad $((bad1 + 1))
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToBad $((bad1 + 1))
 	# the dead path is probed, and its probes go unanswered
-	mrc_wait_for 30 stat_at_least "$FAB_A" ProbesTimeout $((ptmo1 + 1)) &&
+	mrc_wait_for 30 mrc_mib_at_least "$FAB_A" ProbesTimeout $((ptmo1 + 1)) &&
 		touch "$res/probe-timeout-seen"
 	# the packets lost in the blackhole were repaired on other paths: the
 	# live connection's time-to-recovery histogram has them
 	mrc_wait_for 30 ttr_seen && touch "$res/ttr-seen"
 	tc -n "$t0a" qdisc del dev up0 root
-	mrc_wait_for 60 stat_at_least "$FAB_A" PathToGood $((good0 + 1)) &&
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToGood $((good0 + 1)) &&
 		touch "$res/good-seen"
 }
 mrc_check "blackhole and repair on one connection: $(mib 536870912) MiB verified" \
@@ -133,11 +127,11 @@ mrc_check "blackhole: probes of the dead path went unanswered (ProbesTimeout)" \
 	test -e "$res/probe-timeout-seen"
 
 # 2. Local plane 2 goes down mid-transfer, then comes back.
-down0=$(stat "$FAB_A" PlaneDown)
+down0=$(mrc_mib "$FAB_A" PlaneDown)
 mrc_check "local plane down: $(mib 25165824) MiB verified across a local link down" \
 	transfer_with planedown "ip -n $FAB_A link set pl2 down"
 report planedown
-mrc_check "local plane down counted" stat_at_least "$FAB_A" PlaneDown $((down0 + 1))
+mrc_check "local plane down counted" mrc_mib_at_least "$FAB_A" PlaneDown $((down0 + 1))
 mrc_fabric_link_up "$FAB_A" pl2
 mrc_check "local plane up again: verified transfer" \
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n "$(mrc_size 8388608 1048576)"
@@ -147,21 +141,21 @@ ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-a" 2> "$res/monitor-a.e
 mon=$!
 _mrc_pids+=("$mon")
 mrc_wait_for 30 grep -q monitoring "$res/monitor-a.err"
-sent0=$(stat "$FAB_B" PortStatusSent)
-recv0=$(stat "$FAB_A" PortStatusRecv)
+sent0=$(mrc_mib "$FAB_B" PortStatusSent)
+recv0=$(mrc_mib "$FAB_A" PortStatusRecv)
 remote_flap() {
 	ip -n "$FAB_B" link set pl3 down
-	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 1))
+	mrc_wait_for 30 mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + 1))
 	mrc_fabric_link_up "$FAB_B" pl3
-	mrc_wait_for 30 stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+	mrc_wait_for 30 mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
 }
 mrc_check "remote plane down and up: transfer verified" \
 	transfer_with remote remote_flap 100663296
 report remote
 mrc_check "remote plane: B sent port-status updates" \
-	stat_at_least "$FAB_B" PortStatusSent $((sent0 + 2))
+	mrc_mib_at_least "$FAB_B" PortStatusSent $((sent0 + 2))
 mrc_check "remote plane: A applied both (down, then up)" \
-	stat_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+	mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
 # monitor_saw WHAT: A's monitor printed WHAT; if not, what it printed.
 monitor_saw() {
 	mrc_wait_for 10 grep -q "$1" "$res/monitor-a" && return 0
@@ -186,8 +180,8 @@ netem_all() { # add|del [netem args]: every plane link of both hosts
 	done
 }
 retx_total() { # the namespace's retransmissions, all causes
-	echo $(($(stat "$1" RetxSack) + $(stat "$1" RetxEv) + $(stat "$1" RetxRto) +
-		$(stat "$1" RetxNack)))
+	echo $(($(mrc_mib "$1" RetxSack) + $(mrc_mib "$1" RetxEv) + $(mrc_mib "$1" RetxRto) +
+		$(mrc_mib "$1" RetxNack)))
 }
 retx0=$(retx_total "$FAB_A")
 netem_all add netem loss 1%
@@ -261,8 +255,8 @@ ip netns exec "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
 	--policy fast -n 1073741824 > "$res/dead.client" 2> "$res/dead.client.log" &
 cli=$!
 _mrc_pids+=("$cli")
-before=$(stat "$FAB_B" InPkts)
-mrc_wait_for 60 stat_at_least "$FAB_B" InPkts $((before + 500))
+before=$(mrc_mib "$FAB_B" InPkts)
+mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
 netem_all add netem loss 100%
 t_down=$SECONDS
 mrc_check "all paths down: the sender fails within 60 s" mrc_wait_for 60 xfer_done "$cli"
@@ -271,7 +265,7 @@ wait "$cli"
 mrc_check_eq "all paths down: the sender's exit status is non-zero" 1 "$(( $? != 0 ))"
 mrc_check "all paths down: the error is ETIMEDOUT" \
 	sh -c "cat $res/dead.client $res/dead.client.log; grep -q 'Connection timed out' $res/dead.client $res/dead.client.log"
-mrc_check "all paths down: counted (ConnTimeout)" stat_at_least "$FAB_A" ConnTimeout 1
+mrc_check "all paths down: counted (ConnTimeout)" mrc_mib_at_least "$FAB_A" ConnTimeout 1
 mrc_check "all paths down: mrcctl monitor saw the connection established" \
 	grep -q conn-established "$res/monitor-dead"
 mrc_check "all paths down: and failed with ETIMEDOUT (error 110)" \

@@ -15,13 +15,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
-# Cheaper than "ip netns exec" in the emulated guest (no mount namespace);
-# /proc/net follows the network namespace.
-in_ns() {
-	local ns=$1
-	shift
-	nsenter -F --net="/run/netns/$ns" "$@"
-}
 mrc_module_load
 A=$(mrc_ns_new inja)
 B=$(mrc_ns_new injb)
@@ -55,18 +48,14 @@ nsenter -F --net="/run/netns/$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --d
 cli=$!
 _mrc_pids+=("$cli")
 
-stat() { # NS NAME
-	in_ns "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
-}
-stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
 # Kernel messages at info level or above that name the module.
 mrc_log_lines() { dmesg -l emerg,alert,crit,err,warn,notice,info | grep -ci mrc; }
 mrc_info "set up in $SECONDS s"
 mrc_check "transfer under way (data arriving at A)" \
-	mrc_wait_for 60 stat_at_least "$A" InPkts 200
+	mrc_wait_for 60 mrc_mib_at_least "$A" InPkts 200
 
 log_before=$(mrc_log_lines)
-in_before=$(stat "$A" InPkts)
+in_before=$(mrc_mib "$A" InPkts)
 start=$SECONDS
 python3 "$INJECT" inject --victim "$A,fd00::1" --peer "$B,fd00::2" \
 	--attacker "$X,fd01::2" --listen-port "$port" --oversize-from "$X" \
@@ -88,7 +77,7 @@ done < "$res/inject.txt"
 
 mrc_check "the client was still sending when the injection ended" kill -0 "$cli"
 mrc_check "data still flows after the injection" \
-	mrc_wait_for 30 stat_at_least "$A" InPkts $(($(stat "$A" InPkts) + 200))
+	mrc_wait_for 30 mrc_mib_at_least "$A" InPkts $(($(mrc_mib "$A" InPkts) + 200))
 kill -TERM "$cli"
 wait "$cli"
 srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
@@ -98,7 +87,7 @@ src=$?
 mrc_check_eq "server verified every byte up to the client's close" "0 True" \
 	"$src $(mrc_json "$res/server.json" verified 2>/dev/null)"
 mrc_info "transfer: $(mrc_json "$res/server.json" bytes 2>/dev/null) bytes verified," \
-	"$(( $(stat "$A" InPkts) - in_before )) packets into A since the injection began"
+	"$(( $(mrc_mib "$A" InPkts) - in_before )) packets into A since the injection began"
 if [ "$src" != 0 ]; then
 	sed 's/^/# client: /' "$res/client.json" "$res/client.log" | head -20
 	sed 's/^/# server: /' "$res/server.json" "$res/server.log" | head -20

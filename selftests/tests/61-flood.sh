@@ -18,11 +18,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 INJECT=$MRC_ROOT/selftests/tools/mrc_inject.py
-in_ns() { # NS CMD...: CMD in NS's network namespace (cheap: no mount ns)
-	local ns=$1
-	shift
-	nsenter -F --net="/run/netns/$ns" "$@"
-}
 
 mrc_module_load
 A=$(mrc_ns_new flda)
@@ -42,10 +37,6 @@ done
 ip -n "$A" route add fd02::/64 via fd01::2
 
 res=$(mrc_tmpdir)
-stat() { # NS NAME
-	in_ns "$1" cat /proc/net/mrc_stat | awk -v n="$2" '$1 == n { print $2 }'
-}
-stat_at_least() { [ "$(stat "$1" "$2")" -ge "$3" ]; }
 # conns NS: half-open connections of a namespace (state req-rcvd; -1 if
 # they cannot be listed). Not every row: a child evicted for a newer
 # request is listed, failed, until its last reference goes.
@@ -101,13 +92,13 @@ flood_stop() {
 
 # 1a. As fast as the injector goes: counted, refused beyond the backlog,
 # half-open state bounded, gone after the flood.
-req0=$(stat "$A" HsReqRecv)
-rej0=$(stat "$A" HsRejected)
+req0=$(mrc_mib "$A" HsReqRecv)
+rej0=$(mrc_mib "$A" HsRejected)
 arx0=$(rx_pkts "$A" a-x)
 slab0=$(slab_kb)
 avail0=$(avail_kb)
 flood 5000 "$(mrc_size 8000 2000)"
-mrc_wait_for 60 stat_at_least "$A" HsReqRecv $((req0 + 500))
+mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + 500))
 max_half=0
 for i in 1 2; do
 	half=$(conns "$A")
@@ -119,9 +110,9 @@ flood_stop
 # What reached A (a slow guest drops some on the way in, before MRC).
 arrived=$(( $(rx_pkts "$A" a-x) - arx0 - 10 ))
 [ "$arrived" -gt "$n_req" ] && arrived=$n_req
-mrc_wait_for 120 stat_at_least "$A" HsReqRecv $((req0 + arrived))
-req=$(( $(stat "$A" HsReqRecv) - req0 ))
-rej=$(( $(stat "$A" HsRejected) - rej0 ))
+mrc_wait_for 120 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
+req=$(( $(mrc_mib "$A" HsReqRecv) - req0 ))
+rej=$(( $(mrc_mib "$A" HsRejected) - rej0 ))
 mrc_info "at ${SECONDS}s: CM_REQs counted $req of $n_req, rejected $rej, most half-open seen $max_half;" \
 	"slab $slab0 kB before, $slab1 kB during; available memory $avail0 kB before, $avail1 kB during"
 mrc_info "$((arrived + 10)) packets reached A's interface"
@@ -140,7 +131,7 @@ mrc_check "half-open connections expire after the flood" mrc_wait_for 60 conns_a
 # (MRC_TEST_TIME_SCALE > 1) the injector alone saturates the guest at
 # 60/s; 30/s x 5 s still keeps the backlog full.
 flood "$((MRC_TEST_TIME_SCALE > 1 ? 30 : 60))"
-mrc_wait_for 60 stat_at_least "$A" HsReqRecv $(( $(stat "$A" HsReqRecv) + 100 ))
+mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $(( $(mrc_mib "$A" HsReqRecv) + 100 ))
 legit_ok=0
 for i in 1 2 3; do
 	mrc_info "at ${SECONDS}s: legitimate connection $i: $(conns "$A") half-open at the server"
@@ -160,37 +151,37 @@ srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
 mrc_wait_for 30 srv_gone || kill "$srv"
 wait "$srv"
 mrc_check_eq "the server verified all 3" "0 3" "$? $(grep -c '"verified":true' "$res/srv.json")"
-mrc_info "at ${SECONDS}s: evicted or expired half-open connections (HsTimeout): $(stat "$A" HsTimeout)"
+mrc_info "at ${SECONDS}s: evicted or expired half-open connections (HsTimeout): $(mrc_mib "$A" HsTimeout)"
 
 # --- 2. Data to connections that do not exist ------------------------------
 n_data=2000
-noconn0=$(stat "$A" InDropNoConn)
+noconn0=$(mrc_mib "$A" InDropNoConn)
 rx0=$(x_rx)
 mrc_check "data flood to closed QPNs sent" \
 	python3 "$INJECT" flood-data --from "$X" --src fd01::2 --to fd01::1 --count "$n_data"
 mrc_check "every packet counted as InDropNoConn" \
-	mrc_wait_for 30 stat_at_least "$A" InDropNoConn $((noconn0 + n_data))
+	mrc_wait_for 30 mrc_mib_at_least "$A" InDropNoConn $((noconn0 + n_data))
 rx1=$(x_rx)
 mrc_info "the sender received $((rx1 - rx0)) packets meanwhile (neighbour discovery)"
 mrc_check "none answered (no reflection: at most a few packets back)" [ $((rx1 - rx0)) -le 5 ]
 
 # --- 3. Probes ---------------------------------------------------------------
 n_probe=2000
-ep0=$(stat "$A" EpRequestsRecv)
-eprl0=$(stat "$A" EpDropRateLimit)
-noconn0=$(stat "$A" InDropNoConn)
-out0=$(stat "$A" OutPkts)
+ep0=$(mrc_mib "$A" EpRequestsRecv)
+eprl0=$(mrc_mib "$A" EpDropRateLimit)
+noconn0=$(mrc_mib "$A" InDropNoConn)
+out0=$(mrc_mib "$A" OutPkts)
 start=$(date +%s%N)
 mrc_check "probe flood sent" \
 	python3 "$INJECT" flood-probe --from "$X" --src fd01::2 --to fd01::1 \
 	--qpn 0x123456 --count "$n_probe"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 mrc_check "endpoint requests counted (EpRequestsRecv)" \
-	mrc_wait_for 30 stat_at_least "$A" EpRequestsRecv $((ep0 + n_probe / 2))
+	mrc_wait_for 30 mrc_mib_at_least "$A" EpRequestsRecv $((ep0 + n_probe / 2))
 mrc_check "reliability probes for no connection counted (InDropNoConn)" \
-	mrc_wait_for 30 stat_at_least "$A" InDropNoConn $((noconn0 + n_probe / 2))
-answered=$(( $(stat "$A" OutPkts) - out0 ))
-limited=$(( $(stat "$A" EpDropRateLimit) - eprl0 ))
+	mrc_wait_for 30 mrc_mib_at_least "$A" InDropNoConn $((noconn0 + n_probe / 2))
+answered=$(( $(mrc_mib "$A" OutPkts) - out0 ))
+limited=$(( $(mrc_mib "$A" EpDropRateLimit) - eprl0 ))
 bound=$(( (ms / 1000 + 2) * 1000 ))
 mrc_info "at ${SECONDS}s: probe flood: $n_probe packets in $ms ms; $answered answers, $limited rate-limited"
 mrc_check "EV probe answers bounded by the rate limit ($answered <= $bound)" \

@@ -5,16 +5,6 @@
 
 MRC_NLRAW=${MRC_NLRAW:-$MRC_ROOT/selftests/tools/mrc_nlraw.py}
 
-# in_ns NS CMD...: run CMD in the network namespace NS only. Much cheaper
-# than "ip netns exec" in the emulated guest (no mount namespace, no sysfs
-# remount: ~0.4 s instead of ~8 s per mrcctl); /proc/net follows the
-# network namespace, /sys does not.
-in_ns() {
-	local ns=$1
-	shift
-	nsenter --net="/run/netns/$ns" "$@"
-}
-
 # ifindex NS DEV: a device's index in its namespace.
 ifindex() {
 	ip -n "$1" -o link show "$2" | cut -d: -f1
