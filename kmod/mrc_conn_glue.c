@@ -37,8 +37,13 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 	      (int)MRC_LOSS_RTO == (int)MRC_RTX_RTO &&
 	      (int)MRC_LOSS_NACK == (int)MRC_RTX_NACK);
 
-/* Largest engine window we allocate for (PSNs each way). */
-#define MRC_GLUE_MPR_UNITS	MRC_CONN_DEF_MPR_UNITS
+/*
+ * Largest engine window, in MPR units of 128 PSNs: 4096 PSNs, 5.7 MB of
+ * 1400-byte packets in flight, about 200 KB of scoreboard each way.
+ */
+#define MRC_GLUE_MPR_UNITS_MAX	32
+/* Smallest payload the windows are sized for: a 1500-byte MTU's. */
+#define MRC_GLUE_SIZING_PAYLOAD	MRC_CONN_DEF_PAYLOAD
 /* EVs of the fallback path set when no path is configured. */
 #define MRC_GLUE_FALLBACK_EVS	16
 
@@ -53,6 +58,24 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 static u64 mrc_glue_rcv_window(const struct sock *sk)
 {
 	return READ_ONCE(sk->sk_rcvbuf) / 2;
+}
+
+/*
+ * The engine's window for @bytes of a socket buffer, in MPR units: PSNs
+ * for that many bytes of 1400-byte packets, at least one unit. The
+ * scoreboards are the engine's memory (48 bytes per PSN sent, 16 per PSN
+ * received), so a connection costs what its buffers can use, not a fixed
+ * 1024 PSNs each way (77 KB, 128 KB with allocation rounding, per idle
+ * endpoint). Smaller packets are not lost beyond it: the sender keeps
+ * within the peer's window in PSNs as in bytes. Like TCP's window scale,
+ * the buffers count as they are at connect() or listen() time.
+ */
+static u32 mrc_glue_mpr_units(u64 bytes)
+{
+	u64 psns = DIV_ROUND_UP_ULL(bytes, MRC_GLUE_SIZING_PAYLOAD);
+
+	return clamp_t(u64, DIV_ROUND_UP_ULL(psns, MRC_MPR_UNIT), 1,
+		       MRC_GLUE_MPR_UNITS_MAX);
 }
 
 /* Packets one push may send before yielding to the timer. */
@@ -174,14 +197,16 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	p->sock_type = msk->sk.sk_type == SOCK_SEQPACKET ? MRC_CONN_SEQPACKET
 							 : MRC_CONN_STREAM;
 	p->max_payload = min_t(u32, payload, 65000);
-	p->rx_mpr = MRC_GLUE_MPR_UNITS * 128;
-	p->tx_mpr = MRC_GLUE_MPR_UNITS * 128;
 	p->rcvbuf = mrc_glue_rcv_window(&msk->sk);
+	p->rx_mpr = mrc_glue_mpr_units(p->rcvbuf) * MRC_MPR_UNIT;
+	/* What may be unacknowledged is what the send queue holds. */
+	p->tx_mpr = mrc_glue_mpr_units(READ_ONCE(msk->sk.sk_sndbuf)) *
+		    MRC_MPR_UNIT;
 	p->max_paths = p->policy.max_paths;
 	p->seed = get_random_u64();
 
 	msk->lparams.sock_type = p->sock_type;
-	msk->lparams.mpr = MRC_GLUE_MPR_UNITS;
+	msk->lparams.mpr = p->rx_mpr / MRC_MPR_UNIT;
 	msk->lparams.max_payload = p->max_payload;
 	msk->lparams.init_psn = get_random_u32() & MRC_PSN_MASK;
 	msk->lparams.r_key = get_random_u32() | 1;
@@ -214,15 +239,17 @@ int mrc_glue_start(struct mrc_sock *msk)
 {
 	struct mrc_conn_params *p = msk->params;
 	const char *msg;
+	u32 tx_cap;
 
 	if (!p || !msk->conn)
 		return -ENOMEM;
+	tx_cap = p->tx_mpr;	/* what mrc_glue_prepare() sized the ring for */
 	if (mrc_cm_negotiate(&msk->lparams, &msk->rparams, p->max_payload, p))
 		return -EPROTO;
 	p->local_qpn = msk->lqpn;
 	p->peer_qpn = msk->rqpn;
-	/* The storage was sized for our largest window; never send more. */
-	p->tx_mpr = min_t(u32, p->tx_mpr, MRC_GLUE_MPR_UNITS * MRC_MPR_UNIT);
+	/* Never more in flight than the peer's window or our ring. */
+	p->tx_mpr = min(p->tx_mpr, tx_cap);
 	p->rcvbuf = mrc_glue_rcv_window(&msk->sk);
 	if (mrc_conn_params_check(p, &msg)) {
 		net_dbg_ratelimited("mrc: bad connection parameters: %s\n", msg);
