@@ -35,7 +35,8 @@ static_assert(__MRC_LOSS_MAX <= MRC_LOSS_CAUSES);
 static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 	      (int)MRC_LOSS_PER_PATH == (int)MRC_RTX_PER_PATH &&
 	      (int)MRC_LOSS_RTO == (int)MRC_RTX_RTO &&
-	      (int)MRC_LOSS_NACK == (int)MRC_RTX_NACK);
+	      (int)MRC_LOSS_NACK == (int)MRC_RTX_NACK &&
+	      (int)MRC_LOSS_LINK == (int)MRC_RTX_LINK);
 
 /*
  * Largest engine window, in MPR units of 128 PSNs: 4096 PSNs, 5.7 MB of
@@ -472,6 +473,7 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 		[MRC_LOSS_PER_PATH] = MRC_MIB_RETX_EV,
 		[MRC_LOSS_RTO] = MRC_MIB_RETX_RTO,
 		[MRC_LOSS_NACK] = MRC_MIB_RETX_NACK,
+		[MRC_LOSS_LINK] = MRC_MIB_RETX_EV,	/* the EV's link failed */
 	};
 	struct mrc_conn_totals *f = &msk->mib_folded;
 	struct net *net = sock_net(&msk->sk);

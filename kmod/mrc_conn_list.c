@@ -96,7 +96,8 @@ static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 	ci->retx_rto = info.rtx_by_cause[MRC_LOSS_RTO];
 	ci->retx_nack = info.rtx_by_cause[MRC_LOSS_NACK];
 	ci->retx_sack = info.rtx_by_cause[MRC_LOSS_SACK_GAP];
-	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH];
+	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH] +
+		      info.rtx_by_cause[MRC_LOSS_LINK];
 	ci->ttr_count = info.ttr_count;
 	ci->ttr_max_ns = info.ttr_max_ns;
 	memcpy(ci->ttr_hist, info.ttr_hist, sizeof(ci->ttr_hist));

@@ -205,6 +205,25 @@ static u64 mrc_conn_probe_ivl(const struct mrc_conn *conn, u8 state)
 	return state == MRC_PATH_BACKUP ? ivl * MRC_PATH_BACKUP_PROBE_MULT : ivl;
 }
 
+/*
+ * A path's link went down: what it had in flight is gone. Queue it for
+ * retransmission on the other paths now instead of at the RTO, so a link
+ * failure costs the connection a round trip, not a timeout. Neither a
+ * congestion signal (congestion control is not told) nor a failure of
+ * the path beyond its link (it is already out).
+ */
+static void mrc_conn_link_losses(struct mrc_conn *conn, u32 path)
+{
+	struct mrc_tx *tx = &conn->tx;
+	u32 n = mrc_tx_path_lost(tx, path);
+	u32 idx = tx->lost_list.tail;
+
+	while (n-- && idx != MRC_TX_NIL) {
+		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), conn->now);
+		idx = tx->ring[idx].link_prev;
+	}
+}
+
 static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 {
 	struct mrc_conn *conn = ctx;
@@ -221,6 +240,9 @@ static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 	ev.cfg_id = pe->cfg_id;
 	ev.drops = pe->drops;
 	ev.time = conn->now;
+	if (pe->reason == MRC_PR_PLANE_DOWN ||
+	    pe->reason == MRC_PR_PEER_PORT_DOWN)
+		mrc_conn_link_losses(conn, pe->index);
 	if (pe->new_state == MRC_PATH_ASSUMED_BAD ||
 	    pe->new_state == MRC_PATH_BACKUP)
 		mrc_conn_probe_soon(conn, conn->now +

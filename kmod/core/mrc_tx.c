@@ -563,6 +563,31 @@ u32 mrc_tx_expire(struct mrc_tx *tx, u64 now, u64 rto)
 }
 
 /**
+ * mrc_tx_path_lost() - declare lost every packet in flight on a path
+ * whose link went down.
+ * @tx: scoreboard.
+ * @path: path index.
+ *
+ * Return: number of packets moved to the lost queue (cause
+ * MRC_LOSS_LINK), in the order they were sent.
+ */
+u32 mrc_tx_path_lost(struct mrc_tx *tx, u16 path)
+{
+	u32 n = 0;
+
+	if (path >= tx->npaths)
+		return 0;
+	/* The path's list holds only packets in flight: each call shrinks it. */
+	while (tx->paths[path].list.head != MRC_TX_NIL) {
+		if (!mrc_tx_to_lost(tx, tx->paths[path].list.head,
+				    MRC_LOSS_LINK, 0))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/**
  * mrc_tx_peek_lost() - the oldest packet waiting for retransmission.
  * @tx: scoreboard.
  * @out: filled with the packet's facts.

@@ -48,6 +48,8 @@ enum mrc_tx_state {
  * @MRC_LOSS_PER_PATH: a later packet on the same path was acked first.
  * @MRC_LOSS_RTO: its retransmission timeout expired.
  * @MRC_LOSS_NACK: the receiver NACKed it (reason kept).
+ * @MRC_LOSS_LINK: its path's local plane or the peer's port went down
+ *	while it was in flight.
  * @__MRC_LOSS_MAX: number of causes.
  */
 enum mrc_loss_cause {
@@ -55,6 +57,7 @@ enum mrc_loss_cause {
 	MRC_LOSS_PER_PATH,
 	MRC_LOSS_RTO,
 	MRC_LOSS_NACK,
+	MRC_LOSS_LINK,
 
 	__MRC_LOSS_MAX
 };
@@ -235,6 +238,7 @@ int mrc_tx_on_nack(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 		   u16 *lost_path);
 u64 mrc_tx_next_timeout(const struct mrc_tx *tx, u64 rto);
 u32 mrc_tx_expire(struct mrc_tx *tx, u64 now, u64 rto);
+u32 mrc_tx_path_lost(struct mrc_tx *tx, u16 path);
 bool mrc_tx_peek_lost(const struct mrc_tx *tx, struct mrc_tx_lost *out);
 const struct mrc_tx_entry *mrc_tx_entry_of(const struct mrc_tx *tx, u32 psn);
 

@@ -532,7 +532,8 @@ enum mrc_conn_state {
  * @MRC_CONN_A_RETX_RTO: retransmissions after a timeout (u64).
  * @MRC_CONN_A_RETX_NACK: retransmissions after a NACK (u64).
  * @MRC_CONN_A_RETX_SACK: retransmissions after a SACK gap (u64).
- * @MRC_CONN_A_RETX_EV: retransmissions after a per-EV loss (u64).
+ * @MRC_CONN_A_RETX_EV: retransmissions after a per-EV loss or because
+ *	the EV's link (local plane or peer port) went down (u64).
  * @MRC_CONN_A_TTR_COUNT: recoveries measured (u64).
  * @MRC_CONN_A_TTR_MAX: longest time to recovery (u64, ns).
  * @MRC_CONN_A_BYTES_SENT: payload bytes sent, first transmissions (u64).
@@ -762,7 +763,8 @@ enum mrc_event_attr {
  * @MRC_MIB_RETX_RTO: retransmissions after a timeout.
  * @MRC_MIB_RETX_NACK: retransmissions after a NACK.
  * @MRC_MIB_RETX_SACK: retransmissions after a SACK gap.
- * @MRC_MIB_RETX_EV: retransmissions after a per-EV loss.
+ * @MRC_MIB_RETX_EV: retransmissions after a per-EV loss or because the
+ *	EV's link (local plane or peer port) went down.
  * @MRC_MIB_SACK_IN: SACKs received.
  * @MRC_MIB_SACK_OUT: SACKs sent.
  * @MRC_MIB_NACK_IN: NACKs received.
@@ -882,12 +884,15 @@ enum mrc_sockopt {
  * @MRC_RTX_PER_PATH: a later packet on the same path was acked first.
  * @MRC_RTX_RTO: the packet's retransmission timeout expired.
  * @MRC_RTX_NACK: the receiver sent a NACK.
+ * @MRC_RTX_LINK: the packet's path lost its link (local plane or peer
+ *	port down) while it was in flight; resent at once.
  */
 enum mrc_loss_cause_uapi {
 	MRC_RTX_SACK_GAP,
 	MRC_RTX_PER_PATH,
 	MRC_RTX_RTO,
 	MRC_RTX_NACK,
+	MRC_RTX_LINK,
 };
 
 /**

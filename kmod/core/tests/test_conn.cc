@@ -252,6 +252,39 @@ TEST(Conn, NackTrimRetransmitsOnAnotherPath)
 	EXPECT_TRUE(failed);
 }
 
+// A plane that goes down takes what was in flight on it: resent at once
+// on the other plane, not at the RTO, and not counted as congestion.
+TEST(Conn, LinkDownResendsItsInFlightAtOnce)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	std::vector<uint32_t> on_plane0;
+	int sent = 0;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 20000, false), 0);
+	while (mrc_conn_next_tx(&pr.c[0], pr.now, &d)) { // none delivered
+		sent++;
+		if (mrc_conn_path(&pr.c[0], d.path)->plane == 0)
+			on_plane0.push_back(d.psn);
+	}
+	ASSERT_GT(sent, 2);
+	ASSERT_FALSE(on_plane0.empty());
+	uint64_t cwnd = mrc_cc_cwnd(&pr.c[0].cc);
+
+	mrc_conn_set_plane(&pr.c[0], 0, false, pr.now);
+	mrc_conn_totals tot;
+	mrc_conn_get_totals(&pr.c[0], &tot);
+	EXPECT_EQ(tot.rtx_by_cause[MRC_LOSS_LINK], on_plane0.size());
+	EXPECT_EQ(tot.rtx_by_cause[MRC_LOSS_RTO], 0u);
+	EXPECT_EQ(mrc_cc_cwnd(&pr.c[0].cc), cwnd) << "a link failure is not congestion";
+	std::vector<uint32_t> resent;
+	while (mrc_conn_next_tx(&pr.c[0], pr.now, &d) && d.rtx) { // same instant
+		EXPECT_EQ(mrc_conn_path(&pr.c[0], d.path)->plane, 1);
+		resent.push_back(d.psn);
+	}
+	EXPECT_EQ(resent, on_plane0) << "in the order they were sent";
+}
+
 TEST(Conn, ResetNeedsTheKey)
 {
 	Pair pr;
