@@ -117,12 +117,16 @@ void mrc_conn_params_default(struct mrc_conn_params *p)
 			      1000000000ULL);
 	p->ack.ack_every = 2;
 	/*
-	 * Spraying makes nearly every arrival out of order: acknowledging
-	 * each at once doubled the SACKs (one per data packet in the
-	 * profile, Documentation/performance.md) for no earlier loss
-	 * signal than every second packet gives.
+	 * Spraying makes nearly every arrival out of order, so this sends
+	 * about one SACK per data packet (Documentation/performance.md).
+	 * Turned off, the SACKs halve but reflect the EV of every second
+	 * packet only: some paths are then rarely heard from, SACK gaps on
+	 * them are not blamed on them (mrc_conn_losses()) and a silently
+	 * dead path can go unnoticed while its losses are repaired
+	 * (42-faults caught it). Fewer SACKs need another way to report
+	 * every path's liveness first.
 	 */
-	p->ack.ack_ooo = false;
+	p->ack.ack_ooo = true;
 	p->ack.ack_dup = true;
 	p->ack.ack_rtx = true;
 	p->ack_delay_ns = MRC_CONN_DEF_ACK_DELAY_NS;
