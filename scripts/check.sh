@@ -58,7 +58,7 @@ vm_ok=${PIPESTATUS[0]}
 # diagnostics printed just before them).
 ktap=$build/selftests/ktap.txt
 if [ -r "$ktap" ]; then
-	grep -E '^ok ' "$ktap" | sed -E 's/^ok [0-9]+ ([^ ]+).*# ([0-9]+) ms$/\1 \2ms/' |
+	grep -E '^ok ' "$ktap" | sed -E 's/^ok [0-9]+ ([^ ]+).*# ([0-9]+)[0-9]{3} ms$/\1:\2s/' |
 		paste -sd' ' | fold -s -w 100 | sed 's/^/passed: /'
 	grep -E '^not ok ' "$ktap" || true
 	awk '/^    # Subtest:/ { name = $3; n = 0; after = 0; next }
