@@ -582,6 +582,27 @@ void mrc_cm_established(struct mrc_sock *msk)
 	l->sk.sk_data_ready(&l->sk);
 }
 
+/*
+ * Either side's handshake is done: start the engine and enter ESTABLISHED.
+ * Return: false if the engine refused the peer's parameters (the socket is
+ * then done).
+ */
+static bool mrc_cm_enter_established(struct mrc_sock *msk)
+{
+	struct sock *sk = &msk->sk;
+	int err;
+
+	err = mrc_glue_start(msk);
+	if (err) {
+		mrc_sk_done(msk, -err);
+		return false;
+	}
+	mrc_set_state(sk, MRC_ST_ESTABLISHED);
+	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
+	mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
+	return true;
+}
+
 /**
  * mrc_cm_passive_complete() - the accepted side's handshake is done: start
  * the engine and queue the connection for accept().
@@ -592,17 +613,8 @@ void mrc_cm_established(struct mrc_sock *msk)
  */
 void mrc_cm_passive_complete(struct mrc_sock *msk)
 {
-	struct sock *sk = &msk->sk;
-	int err;
-
-	err = mrc_glue_start(msk);
-	if (err) {
-		mrc_sk_done(msk, -err);
+	if (!mrc_cm_enter_established(msk))
 		return;
-	}
-	mrc_set_state(sk, MRC_ST_ESTABLISHED);
-	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-	mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 	mrc_cm_established(msk);
 	mrc_glue_push(msk);
 }
@@ -617,7 +629,6 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 	struct sock *sk = &msk->sk;
 	const struct mrc_cm *cm = &pkt->u.cm;
 	u64 now = ktime_get_ns();
-	int err;
 
 	if (pkt->type == MRC_PKT_CM &&
 	    (cm->cookie != msk->cookie || cm->port != mrc_service_port(msk) ||
@@ -639,14 +650,8 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		}
 		msk->rqpn = cm->src_qpn;
 		msk->rparams = cm->params;
-		err = mrc_glue_start(msk);
-		if (err) {
-			mrc_sk_done(msk, -err);
+		if (!mrc_cm_enter_established(msk))
 			return;
-		}
-		mrc_set_state(sk, MRC_ST_ESTABLISHED);
-		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-		mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 		mrc_cm_send(msk, MRC_OP_CM_RTU);
 		sk->sk_state_change(sk);
 		mrc_glue_push(msk);

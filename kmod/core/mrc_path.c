@@ -85,6 +85,29 @@ static u64 mrc_path_probe_ivl(const struct mrc_path_table *t, u8 state)
  * The one place a state changes: bookkeeping of the new state, then the
  * event. Entering GOOD forgives the drops (after reporting them).
  */
+/* The event of path @idx going to @state for @reason, as it is now. */
+static void mrc_path_event_of(const struct mrc_path_table *t, u32 idx,
+			      u8 state, u8 reason, struct mrc_path_event *ev)
+{
+	const struct mrc_path *p = &t->paths[idx];
+
+	ev->index = idx;
+	ev->ev = p->ev;
+	ev->cfg_id = p->cfg_id;
+	ev->plane = p->plane;
+	ev->old_state = p->state;
+	ev->new_state = state;
+	ev->reason = reason;
+	ev->drops = p->drops;
+}
+
+static void mrc_path_notify(const struct mrc_path_table *t,
+			    const struct mrc_path_event *ev)
+{
+	if (t->notify.event)
+		t->notify.event(t->notify.ctx, ev);
+}
+
 static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 			       u8 reason, mrc_time_t now)
 {
@@ -93,14 +116,7 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 
 	if (p->state == state)
 		return;
-	ev.index = idx;
-	ev.ev = p->ev;
-	ev.cfg_id = p->cfg_id;
-	ev.plane = p->plane;
-	ev.old_state = p->state;
-	ev.new_state = state;
-	ev.reason = reason;
-	ev.drops = p->drops;
+	mrc_path_event_of(t, idx, state, reason, &ev);
 
 	p->state = state;
 	p->reason = reason;
@@ -113,8 +129,7 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 	else if (state == MRC_PATH_GOOD)
 		p->drops = 0;
 
-	if (t->notify.event)
-		t->notify.event(t->notify.ctx, &ev);
+	mrc_path_notify(t, &ev);
 }
 
 /* Promote backups of @plane until it has its share of active paths. */
@@ -678,16 +693,11 @@ static bool mrc_path_failed_with_link(const struct mrc_path_table *t,
  */
 static void mrc_path_set_reason(struct mrc_path_table *t, u32 idx, u8 reason)
 {
-	struct mrc_path *p = &t->paths[idx];
-	struct mrc_path_event ev = {
-		.index = idx, .ev = p->ev, .cfg_id = p->cfg_id,
-		.plane = p->plane, .old_state = p->state,
-		.new_state = p->state, .reason = reason, .drops = p->drops,
-	};
+	struct mrc_path_event ev;
 
-	p->reason = reason;
-	if (t->notify.event)
-		t->notify.event(t->notify.ctx, &ev);
+	mrc_path_event_of(t, idx, t->paths[idx].state, reason, &ev);
+	t->paths[idx].reason = reason;
+	mrc_path_notify(t, &ev);
 }
 
 static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
