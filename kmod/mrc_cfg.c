@@ -3,7 +3,7 @@
  * MRC for Linux: the configuration of a namespace.
  *
  * Planes, paths and failure policies live in struct mrc_net. Writers (the
- * netlink commands in mrc_genl.c, the netdev notifier here) hold
+ * netlink commands in mrc_genl_cfg.c, the netdev notifier here) hold
  * mrc_net::lock and publish with RCU; readers (the data path) look up and
  * copy under rcu_read_lock(). A plane follows its device through a netdev
  * notifier: its oper state is admin up and the device running with

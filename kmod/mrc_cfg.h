@@ -309,7 +309,10 @@ void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns);
 void mrc_event_plane(struct net *net, bool up, u32 plane, int ifindex,
 		     u8 reason);
 
-/* Connections: implemented by the data path (kmod/mrc_conn_list.c). */
+/*
+ * Connections: implemented by the data path (kmod/mrc_conn_list.c);
+ * mrc_conn_fill() by kmod/mrc_genl_conn.c.
+ */
 int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		  const struct mrc_conn_filter *filter);
 int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
@@ -338,7 +341,7 @@ const char *mrc_mib_name(unsigned int field);
 #define MRC_ADD_STATS(net, field, val) \
 	SNMP_ADD_STATS(mrc_net(net)->mib, field, val)
 
-/* Internal to the configuration code (mrc_cfg.c, mrc_genl.c). */
+/* Internal to the configuration code (mrc_cfg.c, mrc_genl*.c). */
 int mrc_cfg_net_init(struct net *net);
 void mrc_cfg_net_exit(struct net *net);
 int mrc_cfg_init(void);

@@ -2,7 +2,7 @@
 /*
  * MRC for Linux: connections as the control plane sees them.
  *
- * CONN_GET (mrc_genl.c) lists connections through mrc_conn_dump() and
+ * CONN_GET (mrc_genl_conn.c) lists connections through mrc_conn_dump() and
  * mrc_conn_get(); the configuration notifier (mrc_cfg.c) reaches live
  * connections through mrc_conn_cfg_event(). A connection's id is its
  * local QPN. Both walk the namespace's QPN table, take a reference on

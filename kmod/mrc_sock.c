@@ -4,7 +4,7 @@
  *
  * socket(AF_MRC, SOCK_STREAM | SOCK_SEQPACKET, 0). This file owns the
  * socket's life: bind, listen, connect, accept, shutdown, close, options,
- * poll. The handshake is in mrc_cm.c, the data transfer in
+ * poll. The handshake is in mrc_handshake.c, the data transfer in
  * mrc_conn_glue.c, packet input in mrc_input.c.
  *
  * Contexts: the socket lock is taken with lock_sock() in process context;

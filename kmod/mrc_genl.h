@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MRC for Linux: what the files of the generic netlink family "mrc" share
+ * (private to the module; the uapi is linux/mrc.h).
+ *
+ *   mrc_genl_spec.c  the policies, the operations table, the family
+ *   mrc_genl.c       the shared helpers; INFO, SETTINGS, STATS, PROBE
+ *   mrc_genl_cfg.c   planes, paths, failure policies
+ *   mrc_genl_conn.c  connections
+ *
+ * The generic netlink core has validated a request against its command's
+ * policy (mrc_genl_spec.c) before a handler runs; a handler parses its
+ * nested object again with the nested policy declared here.
+ *
+ * A change is validated completely before anything is applied, and
+ * applied under mrc_net::lock (after RTNL for planes, whose device must
+ * not vanish in between): a request either takes effect whole or not at
+ * all. Documentation/object-model.md describes the objects.
+ */
+#ifndef _MRC_GENL_H
+#define _MRC_GENL_H
+
+#include <linux/netlink.h>
+#include <net/genetlink.h>
+
+#include "mrc_kern.h"
+
+/* Nested policies (mrc_genl_spec.c), for the handlers to parse with. */
+extern const struct nla_policy mrc_genl_plane_policy[MRC_PLANE_A_MAX + 1];
+extern const struct nla_policy mrc_genl_plane_id_policy[MRC_PLANE_A_MAX + 1];
+extern const struct nla_policy mrc_genl_path_policy[MRC_PATH_A_MAX + 1];
+extern const struct nla_policy mrc_genl_path_set_policy[MRC_PATH_A_MAX + 1];
+extern const struct nla_policy mrc_genl_path_id_policy[MRC_PATH_A_MAX + 1];
+extern const struct nla_policy mrc_genl_policy_policy[MRC_POLICY_A_MAX + 1];
+extern const struct nla_policy mrc_genl_policy_name_policy[MRC_POLICY_A_MAX + 1];
+extern const struct nla_policy mrc_genl_settings_policy[MRC_SETTINGS_A_MAX + 1];
+extern const struct nla_policy mrc_genl_conn_filter_policy[MRC_CONN_A_MAX + 1];
+extern const struct nla_policy mrc_genl_probe_policy[MRC_PROBE_A_MAX + 1];
+
+/* ---- helpers (mrc_genl.c) ---------------------------------------------- */
+
+/**
+ * mrc_genl_extack() - set an extack message chosen at run time.
+ * @extack: the extack, or NULL.
+ * @attr: the attribute to blame, or NULL to leave the one set (if any).
+ * @msg: the message, a static string.
+ *
+ * NL_SET_ERR_MSG*() want a string literal; these messages are chosen at
+ * run time (always static strings), so set the extack directly.
+ */
+static inline void mrc_genl_extack(struct netlink_ext_ack *extack,
+				   const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	if (attr)
+		extack->bad_attr = attr;
+}
+
+/**
+ * mrc_genl_put_hdr() - start a message of the "mrc" family.
+ * @skb: the message.
+ * @portid: netlink port of the requester.
+ * @seq: sequence number of the request.
+ * @flags: NLM_F_MULTI in dumps, else 0.
+ * @cmd: the command (MRC_CMD_*_GET).
+ *
+ * Return: the user header, or NULL if @skb is full.
+ */
+static inline void *mrc_genl_put_hdr(struct sk_buff *skb, u32 portid, u32 seq,
+				     int flags, u8 cmd)
+{
+	return genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+}
+
+int mrc_genl_parse_obj(struct genl_info *info, int type, int maxtype,
+		       const struct nla_policy *pol, struct nlattr **tb,
+		       const char *missing);
+int mrc_genl_missing(struct netlink_ext_ack *extack, struct nlattr *nest,
+		     int type, const char *msg);
+
+/**
+ * enum mrc_genl_addr_role - what a node address of a request is, for the
+ *	messages of mrc_genl_check_unicast().
+ * @MRC_ADDR_SADDR: a plane's source address.
+ * @MRC_ADDR_USID: the uSID container of a usid path.
+ * @MRC_ADDR_SEG: a segment of an srh path.
+ * @MRC_ADDR_PROBE: the destination of a probe.
+ */
+enum mrc_genl_addr_role {
+	MRC_ADDR_SADDR,
+	MRC_ADDR_USID,
+	MRC_ADDR_SEG,
+	MRC_ADDR_PROBE,
+};
+
+int mrc_genl_check_unicast(struct nlattr *attr, enum mrc_genl_addr_role role,
+			   struct netlink_ext_ack *extack);
+
+/* ---- handlers ---------------------------------------------------------- */
+
+/* mrc_genl.c */
+int mrc_genl_info_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_settings_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info);
+
+/* mrc_genl_cfg.c */
+int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_plane_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_plane_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_plane_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_path_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_path_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_policy_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_policy_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* mrc_genl_conn.c (mrc_conn_fill() is in mrc_cfg.h: the data path uses it) */
+int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+#endif /* _MRC_GENL_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MRC for Linux: generic netlink, connections (CONN_GET and its dump).
+ * The data path walks its sockets (mrc_conn_list.c) and puts each
+ * connection into the message with mrc_conn_fill().
+ */
+#include <net/genetlink.h>
+
+#include "mrc_genl.h"
+
+/**
+ * mrc_conn_fill() - put one connection into a CONN_GET message.
+ * @skb: the message.
+ * @ci: the connection.
+ * @portid: netlink port of the requester.
+ * @seq: sequence number of the request.
+ * @flags: NLM_F_MULTI in dumps, else 0.
+ *
+ * For the data path's mrc_conn_dump() and mrc_conn_get().
+ *
+ * Return: 0, or -EMSGSIZE when @skb is full (nothing of the connection is
+ * left in it).
+ */
+int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
+		  u32 portid, u32 seq, int flags)
+{
+	struct nlattr *nest, *paths, *pn, *hist;
+	unsigned int i;
+	void *hdr;
+
+	hdr = mrc_genl_put_hdr(skb, portid, seq, flags, MRC_CMD_CONN_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, MRC_A_CONN);
+	if (!nest ||
+	    nla_put_u32(skb, MRC_CONN_A_ID, ci->id) ||
+	    nla_put_in6_addr(skb, MRC_CONN_A_LOCAL_ADDR, &ci->laddr) ||
+	    nla_put_in6_addr(skb, MRC_CONN_A_REMOTE_ADDR, &ci->raddr) ||
+	    nla_put_u16(skb, MRC_CONN_A_LOCAL_PORT, ci->lport) ||
+	    nla_put_u16(skb, MRC_CONN_A_REMOTE_PORT, ci->rport) ||
+	    nla_put_u8(skb, MRC_CONN_A_TYPE, ci->type) ||
+	    nla_put_u8(skb, MRC_CONN_A_STATE, ci->state) ||
+	    nla_put_u32(skb, MRC_CONN_A_LOCAL_QPN, ci->local_qpn) ||
+	    nla_put_u32(skb, MRC_CONN_A_REMOTE_QPN, ci->remote_qpn) ||
+	    nla_put_string(skb, MRC_CONN_A_POLICY, ci->policy) ||
+	    nla_put_u32(skb, MRC_CONN_A_SRTT, ci->srtt_us) ||
+	    nla_put_u32(skb, MRC_CONN_A_RTO, ci->rto_us) ||
+	    nla_put_u32(skb, MRC_CONN_A_CWND, ci->cwnd) ||
+	    nla_put_u32(skb, MRC_CONN_A_INFLIGHT, ci->inflight) ||
+	    nla_put_u32(skb, MRC_CONN_A_PATHS_GOOD,
+			ci->paths_by_state[MRC_PATH_GOOD]) ||
+	    nla_put_u32(skb, MRC_CONN_A_PATHS_SKIP,
+			ci->paths_by_state[MRC_PATH_SKIP]) ||
+	    nla_put_u32(skb, MRC_CONN_A_PATHS_BAD,
+			ci->paths_by_state[MRC_PATH_ASSUMED_BAD]) ||
+	    nla_put_u32(skb, MRC_CONN_A_PATHS_DENIED,
+			ci->paths_by_state[MRC_PATH_DENIED]) ||
+	    nla_put_u32(skb, MRC_CONN_A_PATHS_BACKUP,
+			ci->paths_by_state[MRC_PATH_BACKUP]) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_RETX_RTO, ci->retx_rto,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_RETX_NACK, ci->retx_nack,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_RETX_SACK, ci->retx_sack,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_RETX_EV, ci->retx_ev,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_TTR_COUNT, ci->ttr_count,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_TTR_MAX, ci->ttr_max_ns,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_BYTES_SENT, ci->bytes_sent,
+			      MRC_CONN_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_CONN_A_BYTES_RECV, ci->bytes_recv,
+			      MRC_CONN_A_PAD))
+		goto cancel;
+	paths = nla_nest_start(skb, MRC_CONN_A_PATHS);
+	if (!paths)
+		goto cancel;
+	for (i = 0; i < ci->nr_paths; i++) {
+		const struct mrc_nl_conn_path *p = &ci->paths[i];
+
+		pn = nla_nest_start(skb, MRC_CONN_A_PATH);
+		if (!pn ||
+		    nla_put_u32(skb, MRC_CPATH_A_EV, p->ev) ||
+		    nla_put_u32(skb, MRC_CPATH_A_PLANE, p->plane) ||
+		    (p->path_id != U32_MAX &&
+		     nla_put_u32(skb, MRC_CPATH_A_PATH_ID, p->path_id)) ||
+		    nla_put_u8(skb, MRC_CPATH_A_STATE, p->state) ||
+		    nla_put_u8(skb, MRC_CPATH_A_REASON, p->reason) ||
+		    nla_put_u64_64bit(skb, MRC_CPATH_A_TX_PKTS, p->tx_pkts,
+				      MRC_CPATH_A_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_CPATH_A_RETX_PKTS, p->retx_pkts,
+				      MRC_CPATH_A_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_CPATH_A_LOST_PKTS, p->lost_pkts,
+				      MRC_CPATH_A_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_CPATH_A_ECN_MARKS, p->ecn_marks,
+				      MRC_CPATH_A_PAD) ||
+		    nla_put_u32(skb, MRC_CPATH_A_SRTT, p->srtt_us))
+			goto cancel;
+		nla_nest_end(skb, pn);
+	}
+	nla_nest_end(skb, paths);
+	hist = nla_nest_start(skb, MRC_CONN_A_TTR_HIST);
+	if (!hist)
+		goto cancel;
+	for (i = 0; i < MRC_TTR_BUCKETS; i++)
+		if (ci->ttr_hist[i] &&
+		    nla_put_u64_64bit(skb, i + 1, ci->ttr_hist[i], 0))
+			goto cancel;
+	nla_nest_end(skb, hist);
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/**
+ * mrc_genl_conn_get() - MRC_CMD_CONN_GET: one connection, by id.
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 (the reply is sent) or a negative errno.
+ */
+int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[MRC_CONN_A_MAX + 1];
+	struct sk_buff *msg;
+	int err;
+
+	err = mrc_genl_parse_obj(info, MRC_A_CONN, MRC_CONN_A_MAX,
+				 mrc_genl_conn_filter_policy, tb,
+				 "the connection (MRC_A_CONN) is required (or dump them all)");
+	if (err)
+		return err;
+	if (!tb[MRC_CONN_A_ID])
+		return mrc_genl_missing(info->extack, info->attrs[MRC_A_CONN],
+					MRC_CONN_A_ID,
+					"connection id is required");
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = mrc_conn_get(genl_info_net(info), nla_get_u32(tb[MRC_CONN_A_ID]),
+			   msg, info);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/**
+ * mrc_genl_conn_dump() - MRC_CMD_CONN_GET dump: connections a filter matches.
+ * @skb: the message to fill.
+ * @cb: the dump's state.
+ *
+ * The filter is the request's optional MRC_A_CONN.
+ *
+ * Return: the length of @skb (0 ends the dump), or a negative errno.
+ */
+int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct nlattr *tb[MRC_CONN_A_MAX + 1];
+	struct mrc_conn_filter f = {};
+	struct nlattr *nest = di->attrs[MRC_A_CONN];
+
+	if (nest) {
+		if (nla_parse_nested(tb, MRC_CONN_A_MAX, nest,
+				     mrc_genl_conn_filter_policy, NULL))
+			return -EINVAL;
+		if (tb[MRC_CONN_A_ID]) {
+			f.has_id = true;
+			f.id = nla_get_u32(tb[MRC_CONN_A_ID]);
+		}
+		if (tb[MRC_CONN_A_LOCAL_ADDR]) {
+			f.has_laddr = true;
+			f.laddr = nla_get_in6_addr(tb[MRC_CONN_A_LOCAL_ADDR]);
+		}
+		if (tb[MRC_CONN_A_REMOTE_ADDR]) {
+			f.has_raddr = true;
+			f.raddr = nla_get_in6_addr(tb[MRC_CONN_A_REMOTE_ADDR]);
+		}
+		if (tb[MRC_CONN_A_LOCAL_PORT]) {
+			f.has_lport = true;
+			f.lport = nla_get_u16(tb[MRC_CONN_A_LOCAL_PORT]);
+		}
+		if (tb[MRC_CONN_A_REMOTE_PORT]) {
+			f.has_rport = true;
+			f.rport = nla_get_u16(tb[MRC_CONN_A_REMOTE_PORT]);
+		}
+		if (tb[MRC_CONN_A_STATE]) {
+			f.has_state = true;
+			f.state = nla_get_u8(tb[MRC_CONN_A_STATE]);
+		}
+	}
+	return mrc_conn_dump(skb, cb, &f);
+}
