@@ -81,10 +81,6 @@ static u64 mrc_path_probe_ivl(const struct mrc_path_table *t, u8 state)
 	return t->pol.probe_interval_ns;
 }
 
-/*
- * The one place a state changes: bookkeeping of the new state, then the
- * event. Entering GOOD forgives the drops (after reporting them).
- */
 /* The event of path @idx going to @state for @reason, as it is now. */
 static void mrc_path_event_of(const struct mrc_path_table *t, u32 idx,
 			      u8 state, u8 reason, struct mrc_path_event *ev)
@@ -108,6 +104,10 @@ static void mrc_path_notify(const struct mrc_path_table *t,
 		t->notify.event(t->notify.ctx, ev);
 }
 
+/*
+ * The one place a state changes: bookkeeping of the new state, then the
+ * event. Entering GOOD forgives the drops (after reporting them).
+ */
 static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 			       u8 reason, mrc_time_t now)
 {

@@ -34,18 +34,20 @@ stall_below() { # NAME MS: the transfer's longest delivery stall
 }
 report() { # NAME: one line on the transfer
 	mrc_info "$1: goodput $(mrc_json "$res/$1.server" goodput_mbps) Mbit/s," \
-		"longest stall $(mrc_json "$res/$1.server" longest_stall_ms) ms"
+		"longest stall $(mrc_json "$res/$1.server" longest_stall_ms) ms," \
+		"$(cat "$res/$1.secs") s with its fault"
 }
 
 # mib BYTES [FLOOR]: what transfer_with moves for BYTES, in MiB (less on a
 # slow debug kernel, down to FLOOR, 4 MiB by default: mrc_size, lib.sh).
 mib() { echo $(($(mrc_size "$1" "${2:-4194304}") >> 20)); }
 # transfer_with NAME FAULT [BYTES [FLOOR]]: a transfer A->B (24 MiB by
-# default); FAULT (a command string) runs once data flows. A transfer that
-# makes no end within 200 s is a failure: the state of both ends is shown,
-# and mrc-perf gives up at 300 s.
+# default); FAULT (a command string) runs once data flows, and may call
+# xfer_over to know whether the transfer has ended. A transfer that makes
+# no end within 200 s is a failure: the state of both ends is shown, and
+# mrc-perf gives up at 300 s.
 transfer_with() {
-	local name=$1 fault=$2 bytes before xfer
+	local name=$1 fault=$2 bytes before xfer t0=$SECONDS rc
 	bytes=$(mrc_size "${3:-25165824}" "${4:-4194304}")
 	before=$(mrc_mib "$FAB_B" InPkts)
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$name" \
@@ -62,8 +64,12 @@ transfer_with() {
 		} 2>&1 | sed 's/^/# /' >&3
 	fi
 	wait "$xfer"
+	rc=$?
+	echo $((SECONDS - t0)) > "$res/$name.secs"
+	return $rc
 }
 xfer_done() { ! kill -0 "$1" 2>/dev/null; }
+xfer_over() { xfer_done "$xfer"; }	# in a FAULT: transfer_with's own
 
 # 0. EV probes on a healthy fabric.
 mrc_check "probe: path 0 answers with a round-trip time" \
@@ -78,6 +84,7 @@ mrc_check_fails "probe: a destination outside the path's prefix is refused" \
 # 1. Silent blackhole of spine 0 of plane 1, A->B direction (paths 2).
 t0a=$(mrc_fabric_ns t0a 1)
 bad0=$(mrc_mib "$FAB_A" PathToBad)
+skip0=$(mrc_mib "$FAB_A" PathToSkip)
 good0=$(mrc_mib "$FAB_A" PathToGood)
 ptmo0=$(mrc_mib "$FAB_A" ProbesTimeout)
 ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
@@ -88,8 +95,11 @@ mrc_check "blackhole: $(mib 25165824) MiB verified across a silent spine blackho
 	transfer_with blackhole "tc -n $t0a qdisc add dev up0 root netem loss 100%"
 report blackhole
 mrc_check "blackhole: longest stall under $(mrc_time 2) s (emulated VM)" stall_below blackhole "$(mrc_time 2000)"
-mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
-	mrc_mib_at_least "$FAB_A" PathToBad $((bad0 + 1))
+# Reported here, asserted on the longer connection below: this transfer
+# can end about a second after the fault, before the dead path has
+# failed often enough to be taken for bad.
+mrc_info "blackhole: PathToSkip +$(($(mrc_mib "$FAB_A" PathToSkip) - skip0))," \
+	"PathToBad +$(($(mrc_mib "$FAB_A" PathToBad) - bad0))"
 mrc_info "blackhole: ProbesSent $(mrc_mib "$FAB_A" ProbesSent), ProbesTimeout +$(($(mrc_mib "$FAB_A" ProbesTimeout) - ptmo0))"
 to0=$(mrc_mib "$FAB_A" EpProbesTimeout)
 ctl_a -j probe "$FAB_B_ADDR" path 2 timeout 500 > "$res/probe2.json"
@@ -103,7 +113,7 @@ tc -n "$t0a" qdisc del dev up0 root
 # ASSUMED_BAD, then come back once probes are answered. 512 MiB, never
 # scaled down: the connection must outlive both, however fast the kernel
 # moves data and however slowly it runs the commands that watch it (a
-# debug kernel does both); the last check says whether it did.
+# debug kernel does both); a check says whether it did.
 bad1=$(mrc_mib "$FAB_A" PathToBad)
 good0=$(mrc_mib "$FAB_A" PathToGood)
 ptmo1=$(mrc_mib "$FAB_A" ProbesTimeout)
@@ -113,7 +123,8 @@ sys.exit(0 if json.load(sys.stdin) else 1)'
 }
 blackhole_and_repair() {
 	tc -n "$t0a" qdisc add dev up0 root netem loss 100%
-	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToBad $((bad1 + 1))
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToBad $((bad1 + 1)) &&
+		touch "$res/bad-seen"
 	# the packets lost in the blackhole were repaired on other paths: the
 	# live connection's time-to-recovery histogram has them
 	mrc_wait_for 30 ttr_seen && touch "$res/ttr-seen"
@@ -129,6 +140,8 @@ mrc_check "blackhole and repair on one connection: $(mib 536870912 536870912) Mi
 	transfer_with repair blackhole_and_repair 536870912 536870912
 mrc_check "blackhole and repair: the connection outlived both" \
 	test -e "$res/alive-after-repair"
+mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
+	test -e "$res/bad-seen"
 mrc_check "blackhole repaired: probes bring paths back (PathToGood)" \
 	test -e "$res/good-seen"
 mrc_check "blackhole: the live connection's TTR histogram counted recoveries" \
@@ -153,14 +166,19 @@ _mrc_pids+=("$mon")
 mrc_wait_for 30 grep -q monitoring "$res/monitor-a.err"
 sent0=$(mrc_mib "$FAB_B" PortStatusSent)
 recv0=$(mrc_mib "$FAB_A" PortStatusRecv)
+port_status_or_over() { # N: A applied N updates, or the transfer ended
+	mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + $1)) || xfer_over
+}
+# The connection must live through both updates: 96 MiB, never scaled
+# down (the checks below fail if it did not).
 remote_flap() {
 	ip -n "$FAB_B" link set pl3 down
-	mrc_wait_for 30 mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + 1))
+	mrc_wait_for 30 port_status_or_over 1
 	mrc_fabric_link_up "$FAB_B" pl3
-	mrc_wait_for 30 mrc_mib_at_least "$FAB_A" PortStatusRecv $((recv0 + 2))
+	mrc_wait_for 30 port_status_or_over 2
 }
 mrc_check "remote plane down and up: transfer verified" \
-	transfer_with remote remote_flap 100663296
+	transfer_with remote remote_flap 100663296 100663296
 report remote
 mrc_check "remote plane: B sent port-status updates" \
 	mrc_mib_at_least "$FAB_B" PortStatusSent $((sent0 + 2))
@@ -204,8 +222,15 @@ t0a=$(mrc_fabric_ns t0a 0)
 tc -n "$t0a" qdisc add dev up1 root netem loss 5%
 # Each loss is repaired while the transfer goes on: the live connection's
 # time-to-recovery histogram (mrcctl conn) fills.
+ttr_or_over() { # the histogram has an entry (noted), or the transfer ended
+	if ttr_seen; then
+		touch "$res/ttr-seen.loss5"
+		return 0
+	fi
+	xfer_over
+}
 mrc_check "5% loss on one spine link: $(mib 50331648) MiB verified" transfer_with loss5 \
-	"mrc_wait_for 60 ttr_seen && touch $res/ttr-seen.loss5" 50331648
+	"mrc_wait_for 60 ttr_or_over" 50331648
 # Reported, not asserted: on a fast VM the transfer can end before a poll
 # sees a closed episode (the blackhole repair above asserts the histogram).
 if [ -e "$res/ttr-seen.loss5" ]; then
