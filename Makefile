@@ -16,7 +16,8 @@
 #                   fabric (transfers, faults; part of check too)
 #   make check-debug  the VM suite on a debug kernel (KASAN, lockdep, kmemleak,
 #                   UBSAN; built once per machine, about an hour; not in check;
-#                   hours on 2 cores: MRC_SUITE_BUDGET=SECONDS bounds the run)
+#                   about 80 min on a quiet 2-core machine, T="..." for some
+#                   tests, MRC_SUITE_BUDGET=SECONDS bounds the run)
 #   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
 #   make coverage   line coverage of the protocol core (gcovr)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
