@@ -91,9 +91,13 @@ bad0=$(mrc_mib "$FAB_A" PathToBad)
 skip0=$(mrc_mib "$FAB_A" PathToSkip)
 good0=$(mrc_mib "$FAB_A" PathToGood)
 ptmo0=$(mrc_mib "$FAB_A" ProbesTimeout)
-ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
+a_conns() { # EXPR: true for conns, A's connections as mrcctl -j lists them
 	ctl_a -j conn | python3 -c 'import json, sys
-sys.exit(0 if any(c["ttr_hist"] for c in json.load(sys.stdin)) else 1)'
+conns = json.load(sys.stdin)
+sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
+}
+ttr_seen() { # a live connection of A has a time-to-recovery histogram entry
+	a_conns 'any(c["ttr_hist"] for c in conns)'
 }
 # 96 MiB (at least 32 on a debug kernel): the transfer must still be
 # sending when the blackhole is in place, or the stall bound says nothing.
@@ -127,8 +131,7 @@ bad1=$(mrc_mib "$FAB_A" PathToBad)
 good0=$(mrc_mib "$FAB_A" PathToGood)
 ptmo1=$(mrc_mib "$FAB_A" ProbesTimeout)
 conn_alive() { # A still has a connection
-	ctl_a -j conn | python3 -c 'import json, sys
-sys.exit(0 if json.load(sys.stdin) else 1)'
+	a_conns conns
 }
 blackhole_and_repair() {
 	tc -n "$t0a" qdisc add dev up0 root netem loss 100%
