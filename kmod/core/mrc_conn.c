@@ -290,6 +290,7 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	memset(conn, 0, sizeof(*conn));
 	conn->p = *p;
 	conn->now = now;
+	conn->heard_at = now;
 
 	err = mrc_tx_init(&conn->tx, p->tx_init_psn, p->tx_mpr, 0,
 			  (struct mrc_tx_entry *)(base + l.tx_ring), l.tx_n,
@@ -418,6 +419,20 @@ void mrc_conn_progress(struct mrc_conn *conn)
 	conn->retries = 0;
 	conn->last_timeout = 0;
 	mrc_rtt_reset_backoff(&conn->rtt);
+}
+
+/**
+ * mrc_conn_heard() - a packet from the peer was accepted: it is alive,
+ * and keepalive starts counting the idle time again.
+ * @conn: connection.
+ * @now: current time.
+ */
+void mrc_conn_heard(struct mrc_conn *conn, u64 now)
+{
+	conn->heard_at = now;
+	conn->ka_sent = 0;
+	if (conn->ka.idle_ns)
+		conn->ka_at = now + conn->ka.idle_ns;
 }
 
 /**
@@ -656,6 +671,7 @@ u64 mrc_conn_next_deadline(const struct mrc_conn *conn)
 	d = mrc_min_deadline(d, conn->sack_deadline);
 	d = mrc_min_deadline(d, conn->persist_at);
 	d = mrc_min_deadline(d, conn->skip_deadline);
+	d = mrc_min_deadline(d, conn->ka_at);
 	if (d == U64_MAX)
 		return 0;
 	return d ? d : 1;
@@ -671,12 +687,49 @@ static void mrc_conn_count_timeout(struct mrc_conn *conn, u64 now, u64 rto)
 {
 	if (conn->last_timeout && now < conn->last_timeout + rto)
 		return;
+	/* The first expiry of an episode: what it expired was sent one RTO
+	 * ago, and has been unacknowledged since.
+	 */
+	if (!conn->retries)
+		conn->stall_since = now > rto ? now - rto : 0;
 	conn->last_timeout = now;
 	conn->retries++;
 	conn->st.timeouts++;
 	mrc_rtt_backoff(&conn->rtt);
-	if (conn->retries > conn->p.policy.retry_limit)
+	/* A user timeout replaces the retry budget, as TCP_USER_TIMEOUT
+	 * replaces tcp_retries2: the connection may survive an outage that
+	 * long, however many retries that takes.
+	 */
+	if (conn->user_timeout_ns) {
+		if (now - conn->stall_since >= conn->user_timeout_ns)
+			mrc_conn_fail(conn, -ETIMEDOUT, now);
+	} else if (conn->retries > conn->p.policy.retry_limit) {
 		mrc_conn_fail(conn, -ETIMEDOUT, now);
+	}
+}
+
+/*
+ * Keepalive: an idle connection (nothing to send, nothing unacknowledged)
+ * that heard nothing for idle_ns sends a RELIABILITY_PROBE, which the peer
+ * answers with a SACK, every intvl_ns; after cnt unanswered probes the
+ * peer is gone. While data waits, the retransmission timers watch the
+ * peer instead.
+ */
+static void mrc_conn_keepalive_tick(struct mrc_conn *conn, u64 now)
+{
+	if (!mrc_conn_tx_idle(conn)) {
+		conn->ka_sent = 0;
+		conn->ka_at = now + conn->ka.idle_ns;
+		return;
+	}
+	if (conn->ka_sent >= conn->ka.cnt) {
+		mrc_conn_fail(conn, -ETIMEDOUT, now);
+		return;
+	}
+	conn->ka_sent++;
+	conn->st.keepalives++;
+	conn->persist_probe = true;
+	conn->ka_at = now + conn->ka.intvl_ns;
 }
 
 static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
@@ -760,6 +813,8 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 	}
 	if (conn->skip_deadline && now >= conn->skip_deadline)
 		mrc_conn_skip_tick(conn, now);
+	if (conn->ka_at && now >= conn->ka_at && !conn->err)
+		mrc_conn_keepalive_tick(conn, now);
 }
 
 /* ---- events and info ---- */
@@ -850,6 +905,7 @@ void mrc_conn_get_info(const struct mrc_conn *conn,
 	info->tx_ctrl = conn->st.tx_ctrl;
 	info->rx_ctrl = conn->st.rx_ctrl;
 	info->probes_sent = conn->st.probes_sent;
+	info->keepalives = conn->st.keepalives;
 	for (i = 0; i < __MRC_DROP_MAX; i++)
 		info->drops[i] = conn->st.drops[i];
 	info->events_lost = conn->st.events_lost;
@@ -1029,6 +1085,43 @@ void mrc_conn_set_rcvbuf(struct mrc_conn *conn, u64 rcvbuf)
 {
 	conn->p.rcvbuf = rcvbuf;
 	mrc_credit_rx_set_rcvbuf(&conn->crx, rcvbuf);
+}
+
+/**
+ * mrc_conn_set_keepalive() - turn keepalive on or off (SO_KEEPALIVE,
+ * TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT).
+ * @conn: connection.
+ * @ka: the settings; idle_ns 0 turns keepalive off. intvl_ns and cnt
+ *	must then be non-zero.
+ * @now: current time: the idle time counts from the later of @now and
+ *	the last packet heard.
+ *
+ * Return: 0, or -EINVAL for settings that cannot work.
+ */
+int mrc_conn_set_keepalive(struct mrc_conn *conn,
+			   const struct mrc_conn_keepalive *ka, u64 now)
+{
+	if (ka->idle_ns && (!ka->intvl_ns || !ka->cnt))
+		return -EINVAL;
+	conn->ka = *ka;
+	conn->ka_sent = 0;
+	conn->ka_at = 0;
+	if (ka->idle_ns)
+		conn->ka_at = (conn->heard_at > now ? conn->heard_at : now) +
+			      ka->idle_ns;
+	return 0;
+}
+
+/**
+ * mrc_conn_set_user_timeout() - how long sent data may stay
+ * unacknowledged before the connection fails with ETIMEDOUT
+ * (TCP_USER_TIMEOUT).
+ * @conn: connection.
+ * @timeout_ns: the limit; 0 restores the policy's retry budget.
+ */
+void mrc_conn_set_user_timeout(struct mrc_conn *conn, u64 timeout_ns)
+{
+	conn->user_timeout_ns = timeout_ns;
 }
 
 /**

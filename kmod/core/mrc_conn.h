@@ -204,6 +204,18 @@ struct mrc_conn_params {
 };
 
 /**
+ * struct mrc_conn_keepalive - keepalive of an idle connection.
+ * @idle_ns: silence before the first probe (0: keepalive off).
+ * @intvl_ns: time between unanswered probes.
+ * @cnt: unanswered probes before the connection fails with ETIMEDOUT.
+ */
+struct mrc_conn_keepalive {
+	u64 idle_ns;
+	u64 intvl_ns;
+	u32 cnt;
+};
+
+/**
  * struct mrc_tx_desc - a data packet mrc_conn_next_tx() asks to send.
  * @off: stream offset of the payload (also the RETH VA).
  * @len: payload length in bytes.
@@ -321,6 +333,7 @@ struct mrc_conn_msg {
  * @tx_ctrl: control packets built (SACK, probe, NACK).
  * @rx_ctrl: control packets accepted.
  * @probes_sent: path and persist probes sent.
+ * @keepalives: keepalive probes sent (also in @probes_sent).
  * @drops: packets dropped per enum mrc_conn_drop.
  * @events_lost: events lost to a full ring.
  */
@@ -365,6 +378,7 @@ struct mrc_conn_info {
 	u64 tx_ctrl;
 	u64 rx_ctrl;
 	u64 probes_sent;
+	u64 keepalives;
 	u64 drops[__MRC_DROP_MAX];
 	u64 events_lost;
 };
@@ -457,6 +471,13 @@ struct mrc_conn_ack {
  * @persist_out: a persist probe is outstanding.
  * @retries: consecutive timeouts without progress.
  * @last_timeout: when a timeout was last counted.
+ * @stall_since: when the data of the current timeout episode was sent.
+ * @user_timeout_ns: replaces the retry budget when non-zero: how long
+ *	data may stay unacknowledged (mrc_conn_set_user_timeout()).
+ * @ka: keepalive settings (mrc_conn_set_keepalive()).
+ * @ka_at: when the next keepalive check is due (0: off).
+ * @ka_sent: keepalive probes sent since the peer was last heard.
+ * @heard_at: when a packet of the peer was last accepted.
  * @skip_deadline: earliest end of a SKIP period (0: none).
  * @now: time of the current call (for path events).
  * @peer_ports: last port status the peer reported.
@@ -471,6 +492,7 @@ struct mrc_conn_ack {
  * @st.rx_ctrl: control packets accepted.
  * @st.rtx_pkts: retransmissions sent.
  * @st.probes_sent: probes sent.
+ * @st.keepalives: keepalive probes sent (also in @st.probes_sent).
  * @st.timeouts: counted timeouts.
  * @st.events_lost: events lost to a full ring.
  * @st.drops: drops per enum mrc_conn_drop.
@@ -528,6 +550,12 @@ struct mrc_conn {
 	bool persist_out;
 	u32 retries;
 	u64 last_timeout;
+	u64 stall_since;
+	u64 user_timeout_ns;
+	struct mrc_conn_keepalive ka;
+	u64 ka_at;
+	u32 ka_sent;
+	u64 heard_at;
 	u64 skip_deadline;
 	u64 now;
 	u32 peer_ports;
@@ -543,6 +571,7 @@ struct mrc_conn {
 		u64 rx_ctrl;
 		u64 rtx_pkts;
 		u64 probes_sent;
+		u64 keepalives;
 		u64 timeouts;
 		u64 events_lost;
 		u64 drops[__MRC_DROP_MAX];
@@ -631,6 +660,9 @@ u32 mrc_conn_remove_cfg(struct mrc_conn *conn, u32 cfg_id, u64 now);
 int mrc_conn_set_policy(struct mrc_conn *conn, const struct mrc_policy *pol,
 			u64 now);
 void mrc_conn_set_rcvbuf(struct mrc_conn *conn, u64 rcvbuf);
+int mrc_conn_set_keepalive(struct mrc_conn *conn,
+			   const struct mrc_conn_keepalive *ka, u64 now);
+void mrc_conn_set_user_timeout(struct mrc_conn *conn, u64 timeout_ns);
 void mrc_conn_abort(struct mrc_conn *conn, int err, u64 now);
 
 #ifdef __cplusplus

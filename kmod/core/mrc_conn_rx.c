@@ -378,6 +378,8 @@ static int mrc_conn_rx_reset(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 		bool ecn_ce, u64 now, struct mrc_conn_verdict *v)
 {
+	int ret;
+
 	memset(v, 0, sizeof(*v));
 	if (conn->err)
 		return mrc_conn_drop(conn, MRC_DROP_CLOSED);
@@ -391,11 +393,14 @@ int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 	conn->now = now;
 	switch (pkt->type) {
 	case MRC_PKT_DATA:
-		return mrc_conn_rx_data(conn, pkt, rx_ev, ecn_ce, now, v);
+		ret = mrc_conn_rx_data(conn, pkt, rx_ev, ecn_ce, now, v);
+		break;
 	case MRC_PKT_SACK:
-		return mrc_conn_rx_sack(conn, pkt, now, v);
+		ret = mrc_conn_rx_sack(conn, pkt, now, v);
+		break;
 	case MRC_PKT_NACK:
-		return mrc_conn_rx_nack(conn, pkt, now, v);
+		ret = mrc_conn_rx_nack(conn, pkt, now, v);
+		break;
 	default: {
 		struct mrc_conn_ack a;
 
@@ -409,7 +414,11 @@ int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 		mrc_conn_push_ack(conn, &a);
 		conn->st.rx_ctrl++;
 		v->sack_now = true;
-		return MRC_DROP_NONE;
+		ret = MRC_DROP_NONE;
+		break;
 	}
 	}
+	if (ret == MRC_DROP_NONE)
+		mrc_conn_heard(conn, now);
+	return ret;
 }

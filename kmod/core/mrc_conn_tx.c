@@ -18,6 +18,20 @@ static bool mrc_conn_has_new(const struct mrc_conn *conn)
 	return conn->snd_nxt < conn->snd_end;
 }
 
+/**
+ * mrc_conn_tx_idle() - nothing is queued, in flight or waiting to be
+ * resent: the connection is idle in the sending direction.
+ * @conn: connection.
+ *
+ * Return: true when idle.
+ */
+bool mrc_conn_tx_idle(const struct mrc_conn *conn)
+{
+	const struct mrc_tx *tx = &conn->tx;
+
+	return tx->una == tx->nxt && !tx->lost_pkts && !mrc_conn_has_new(conn);
+}
+
 /*
  * Nothing in flight, yet something waits (data, a lost packet, or a tail
  * the peer has not cumulatively acknowledged): without a timer this would

@@ -437,3 +437,159 @@ TEST(Cm, Negotiate)
 }
 
 } // namespace
+
+namespace {
+
+// Run side s's timer at every deadline until @until, delivering what it
+// sends to the peer only while @peer_alive; return the probes s sent.
+uint64_t run_timers(Pair &pr, int s, uint64_t until, bool peer_alive)
+{
+	uint64_t sent0 = pr.c[s].st.keepalives;
+
+	for (int i = 0; i < 100000 && !pr.c[s].err; i++) {
+		uint64_t d = mrc_conn_next_deadline(&pr.c[s]);
+		if (!d || d > until)
+			break;
+		if (d > pr.now)
+			pr.now = d;
+		mrc_conn_on_timer(&pr.c[s], pr.now);
+		if (peer_alive) {
+			pr.pump(s);
+			pr.pump(1 - s);
+		} else {
+			mrc_pkt pkt;
+			uint32_t ev;
+			while (mrc_conn_next_ctrl(&pr.c[s], pr.now, &pkt, &ev))
+				;
+		}
+	}
+	return pr.c[s].st.keepalives - sent0;
+}
+
+const uint64_t kSec = 1000000000ull;
+
+} // namespace
+
+// Keepalive off (the default): an idle connection has no timer at all and
+// never sends a probe, however long it idles.
+TEST(Keepalive, OffByDefault)
+{
+	Pair pr;
+	pr.settle();
+	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), 0u);
+	EXPECT_EQ(run_timers(pr, 0, pr.now + 3600 * kSec, false), 0u);
+	EXPECT_EQ(pr.c[0].err, 0);
+}
+
+// An idle connection whose peer answers probes lives for ever: one probe
+// per idle period, each answered (the answer counts as hearing the peer).
+TEST(Keepalive, AnsweredProbesKeepItAlive)
+{
+	Pair pr;
+	mrc_conn_keepalive ka = {10 * kSec, 1 * kSec, 3};
+
+	pr.settle();
+	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	uint64_t t0 = pr.now;
+	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), t0 + 10 * kSec);
+	uint64_t probes = run_timers(pr, 0, t0 + 100 * kSec, true);
+	EXPECT_EQ(pr.c[0].err, 0);
+	// one per 10 s of silence, each answered at once
+	EXPECT_GE(probes, 9u);
+	EXPECT_LE(probes, 10u);
+	EXPECT_EQ(pr.c[0].ka_sent, 0u);
+}
+
+// A dead peer: cnt probes intvl apart after idle, then ETIMEDOUT, within
+// idle + cnt x intvl of the last packet heard (and not before).
+TEST(Keepalive, DeadPeerTimesOutOnSchedule)
+{
+	Pair pr;
+	mrc_conn_keepalive ka = {10 * kSec, 2 * kSec, 4};
+
+	pr.settle();
+	uint64_t heard = pr.c[0].heard_at;
+	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	uint64_t probes = run_timers(pr, 0, pr.now + 60 * kSec, false);
+	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	EXPECT_EQ(probes, 4u);
+	EXPECT_GE(pr.now, heard + 10 * kSec + 4 * 2 * kSec);
+	EXPECT_LE(pr.now, pr.c[0].heard_at + 10 * kSec + 4 * 2 * kSec + kSec);
+	mrc_conn_info info;
+	mrc_conn_get_info(&pr.c[0], &info);
+	EXPECT_EQ(info.keepalives, 4u);
+}
+
+// Data in flight: the retransmission timers watch the peer, keepalive
+// sends nothing.
+TEST(Keepalive, NotWhileDataWaits)
+{
+	Pair pr;
+	mrc_conn_keepalive ka = {1 * kSec, 1 * kSec, 1};
+
+	pr.settle();
+	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	mrc_tx_desc d;
+	while (mrc_conn_next_tx(&pr.c[0], pr.now, &d))
+		; // lost: never delivered
+	pr.now += 2 * kSec;
+	mrc_conn_on_timer(&pr.c[0], pr.now);
+	EXPECT_EQ(pr.c[0].st.keepalives, 0u);
+}
+
+TEST(Keepalive, RejectsUnworkableSettings)
+{
+	Pair pr;
+	mrc_conn_keepalive ka = {10 * kSec, 0, 3};
+	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), -EINVAL);
+	ka = {10 * kSec, kSec, 0};
+	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), -EINVAL);
+	ka = {0, 0, 0};
+	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	EXPECT_EQ(pr.c[0].ka_at, 0u);
+}
+
+// Data that is never acknowledged: by default the policy's retry budget
+// ends the connection (about 4.5 s with the default policy); a user
+// timeout replaces the budget in both directions: a long one outlives the
+// budget, a short one ends the connection sooner.
+static uint64_t time_to_fail(uint64_t user_timeout_ns)
+{
+	Pair pr;
+	pr.settle();
+	mrc_conn_set_user_timeout(&pr.c[0], user_timeout_ns);
+	uint64_t t0 = pr.now;
+	EXPECT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	mrc_tx_desc d;
+	mrc_pkt pkt;
+	uint32_t ev;
+	for (int i = 0; i < 100000 && !pr.c[0].err; i++) {
+		while (mrc_conn_next_tx(&pr.c[0], pr.now, &d))
+			;
+		while (mrc_conn_next_ctrl(&pr.c[0], pr.now, &pkt, &ev))
+			;
+		uint64_t dl = mrc_conn_next_deadline(&pr.c[0]);
+		if (!dl)
+			break;
+		pr.now = dl > pr.now ? dl : pr.now + 1;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+	}
+	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	return pr.now - t0;
+}
+
+TEST(UserTimeout, ReplacesTheRetryBudget)
+{
+	mrc_policy pol;
+	mrc_policy_default(&pol);
+	uint64_t budget = mrc_policy_timeout_budget(&pol);
+	uint64_t dflt = time_to_fail(0);
+	EXPECT_LE(dflt, 2 * budget);
+	uint64_t longer = time_to_fail(30 * kSec);
+	EXPECT_GE(longer, 30 * kSec);
+	EXPECT_LE(longer, 30 * kSec + pol.rto_max_ns + kSec / 10);
+	uint64_t shorter = time_to_fail(kSec / 2);
+	EXPECT_GE(shorter, kSec / 2);
+	EXPECT_LT(shorter, dflt);
+}
