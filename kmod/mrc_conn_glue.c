@@ -56,6 +56,9 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
  * tcp_adv_win_scale 1) keeps everything the peer may send within that
  * bound: credited data is never dropped for memory.
  */
+static void mrc_glue_conn_opts(struct mrc_sock *msk, bool keepalive);
+static bool mrc_glue_live(const struct mrc_sock *msk);
+
 static u64 mrc_glue_rcv_window(const struct sock *sk)
 {
 	return READ_ONCE(sk->sk_rcvbuf) / 2;
@@ -258,8 +261,49 @@ int mrc_glue_start(struct mrc_sock *msk)
 	}
 	if (sizeof(struct mrc_conn) + mrc_conn_storage_size(p) > msk->conn_size)
 		return -EPROTO;
-	return mrc_conn_init(msk->conn, p, msk->conn + 1, msk->cands,
-			     msk->ncands, ktime_get_ns()) ? -EPROTO : 0;
+	if (mrc_conn_init(msk->conn, p, msk->conn + 1, msk->cands,
+			  msk->ncands, ktime_get_ns()))
+		return -EPROTO;
+	mrc_glue_conn_opts(msk, sock_flag(&msk->sk, SOCK_KEEPOPEN));
+	return 0;
+}
+
+/* Keepalive and user timeout of the socket, into its engine. */
+static void mrc_glue_conn_opts(struct mrc_sock *msk, bool keepalive)
+{
+	const struct mrc_sock_opts *o = &msk->opts;
+	struct net *net = sock_net(&msk->sk);
+	struct mrc_conn_keepalive ka = {};
+
+	/* Unset knobs follow the namespace's TCP keepalive sysctls. */
+	if (keepalive) {
+		ka.idle_ns = o->ka_idle ? (u64)o->ka_idle * NSEC_PER_SEC :
+			     jiffies_to_nsecs(READ_ONCE(net->ipv4.sysctl_tcp_keepalive_time));
+		ka.intvl_ns = o->ka_intvl ? (u64)o->ka_intvl * NSEC_PER_SEC :
+			      jiffies_to_nsecs(READ_ONCE(net->ipv4.sysctl_tcp_keepalive_intvl));
+		ka.cnt = o->ka_cnt ?: READ_ONCE(net->ipv4.sysctl_tcp_keepalive_probes);
+	}
+	/* Only settings that cannot work fail, and the option code refuses
+	 * those (every knob >= 1).
+	 */
+	if (mrc_conn_set_keepalive(msk->conn, &ka, ktime_get_ns()))
+		net_warn_ratelimited("mrc: keepalive settings refused by the engine\n");
+	mrc_conn_set_user_timeout(msk->conn, (u64)o->user_timeout * NSEC_PER_MSEC);
+}
+
+/**
+ * mrc_glue_apply_opts() - a socket option that the engine follows changed
+ * (SO_KEEPALIVE, TCP_KEEP*, TCP_USER_TIMEOUT): apply it to a live
+ * connection; one not yet live takes it when it starts.
+ * @msk: the socket (locked).
+ * @keepalive: SO_KEEPALIVE is (being turned) on.
+ */
+void mrc_glue_apply_opts(struct mrc_sock *msk, bool keepalive)
+{
+	if (!mrc_glue_live(msk))
+		return;
+	mrc_glue_conn_opts(msk, keepalive);
+	mrc_timer_arm(msk, mrc_conn_next_deadline(msk->conn));
 }
 
 /**
@@ -1124,6 +1168,46 @@ out:
 }
 
 /**
+ * mrc_glue_conn_info() - the engine's view of the connection.
+ * @msk: the socket (locked).
+ * @ci: filled in when the engine runs.
+ *
+ * Return: false before the handshake completed and after the connection
+ * ended (nothing filled in).
+ */
+bool mrc_glue_conn_info(struct mrc_sock *msk, struct mrc_conn_info *ci)
+{
+	int st = msk->sk.sk_state;
+
+	if (!msk->conn || st == MRC_ST_REQ_SENT || st == MRC_ST_REP_SENT)
+		return false;
+	mrc_conn_get_info(msk->conn, ci);
+	return true;
+}
+
+/**
+ * mrc_glue_inq() - what the next recv() can return (SIOCINQ).
+ * @msk: the socket (locked).
+ *
+ * Return: STREAM: the bytes ready; SEQPACKET: the length of the next
+ * whole message, or 0.
+ */
+u64 mrc_glue_inq(struct mrc_sock *msk)
+{
+	struct mrc_conn_msg m;
+	struct sk_buff *skb;
+	u64 n = 0;
+
+	if (!mrc_glue_readable(msk))
+		return 0;
+	if (msk->sk.sk_type == SOCK_SEQPACKET)
+		return mrc_conn_rx_msg_peek(msk->conn, &m) ? m.len : 0;
+	skb_queue_walk(&msk->sk.sk_receive_queue, skb)
+		n += MRC_SKB_CB(skb)->len;
+	return n;
+}
+
+/**
  * mrc_glue_info() - MRC_SO_INFO: a struct mrc_info for the application.
  * @msk: the socket (locked).
  * @optval: user buffer.
@@ -1143,9 +1227,7 @@ int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 	info.mrci_state = msk->sk.sk_state;
 	info.mrci_local_qpn = msk->lqpn;
 	info.mrci_remote_qpn = msk->rqpn;
-	if (msk->conn && msk->sk.sk_state != MRC_ST_REQ_SENT &&
-	    msk->sk.sk_state != MRC_ST_REP_SENT) {
-		mrc_conn_get_info(msk->conn, &ci);
+	if (mrc_glue_conn_info(msk, &ci)) {
 		info.mrci_srtt_us = div_u64(ci.srtt_ns, NSEC_PER_USEC);
 		info.mrci_rttvar_us = div_u64(ci.rttvar_ns, NSEC_PER_USEC);
 		info.mrci_rto_us = div_u64(ci.rto_ns, NSEC_PER_USEC);

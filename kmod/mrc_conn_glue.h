@@ -29,5 +29,8 @@ const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
 bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask);
 int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 		  int __user *optlen);
+void mrc_glue_apply_opts(struct mrc_sock *msk, bool keepalive);
+bool mrc_glue_conn_info(struct mrc_sock *msk, struct mrc_conn_info *ci);
+u64 mrc_glue_inq(struct mrc_sock *msk);
 
 #endif /* _MRC_CONN_GLUE_H */

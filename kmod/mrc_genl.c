@@ -138,6 +138,7 @@ int mrc_genl_info_get(struct sk_buff *skb, struct genl_info *info)
 		goto nospace;
 	if (nla_put_string(msg, MRC_A_INFO_VERSION, MRC_MODULE_VERSION) ||
 	    nla_put_u32(msg, MRC_A_INFO_AF, mrc_af) ||
+	    nla_put_u32(msg, MRC_A_INFO_IPPROTO, mrc_ipproto) ||
 	    nla_put_u16(msg, MRC_A_INFO_UDP_PORT, READ_ONCE(mn->udp_port)) ||
 	    nla_put_u64_64bit(msg, MRC_A_INFO_NETNS_COOKIE,
 			      net->net_cookie, MRC_A_PAD))

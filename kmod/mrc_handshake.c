@@ -20,7 +20,9 @@
  */
 #include <linux/random.h>
 #include <linux/workqueue.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
+#include <net/udp.h>
 
 #include "core/mrc_cm.h"
 #include "mrc_handshake.h"
@@ -49,7 +51,8 @@ void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
 		fl->sport = 0xc000;	/* never port 0 */
 	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
 	fl->flowlabel = ev & 0xfffff;
-	fl->tclass = 0;
+	/* IPV6_TCLASS gives the DSCP; the ECN bits are not the user's. */
+	fl->tclass = READ_ONCE(msk->opts.tclass) & ~INET_ECN_MASK;
 }
 
 static u16 mrc_service_port(const struct mrc_sock *msk)
@@ -749,4 +752,59 @@ bool mrc_cm_policy_exists(struct net *net, const char *name)
 	struct mrc_policy pol;
 
 	return !mrc_cfg_policy_get(net, name, &pol, found);
+}
+
+/**
+ * mrc_cm_icmp() - an ICMPv6 error about a packet we sent. A port
+ * unreachable that quotes one of our pending CM_REQs says the peer host
+ * runs no MRC at all: connect() fails with ECONNREFUSED at once, as TCP's
+ * does on a port unreachable for its SYN, instead of retrying for the
+ * policy's whole budget. Only a quote carrying the request's cookie
+ * counts, so an off-path sender cannot refuse connections it cannot see.
+ * @net: the namespace.
+ * @skb: the error, data at the quoted IPv6 header (UDP tunnel error hook).
+ * @udp_offset: offset of the quoted UDP header from skb->data.
+ *
+ * Context: softirq.
+ */
+void mrc_cm_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset)
+{
+	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)skb->data;
+	const struct icmp6hdr *ih = icmp6_hdr(skb);
+	u8 buf[MRC_BTH_LEN + MRC_CMH_LEN + MRC_CM_PARAMS_LEN + 16];
+	struct udphdr _uh;
+	const struct udphdr *uh;
+	struct mrc_sock *msk;
+	struct mrc_pkt pkt;
+	int len;
+
+	if (ih->icmp6_type != ICMPV6_DEST_UNREACH ||
+	    ih->icmp6_code != ICMPV6_PORT_UNREACH)
+		return;
+	uh = skb_header_pointer(skb, udp_offset, sizeof(_uh), &_uh);
+	if (!uh)
+		return;
+	len = (int)ntohs(uh->len) - (int)sizeof(*uh);
+	if (len <= 0 || len > sizeof(buf) ||
+	    skb_copy_bits(skb, udp_offset + sizeof(*uh), buf, len))
+		return;
+	if (mrc_pkt_decode(buf, len, &pkt) || pkt.type != MRC_PKT_CM ||
+	    pkt.bth.opcode != MRC_OP_CM_REQ)
+		return;
+	msk = mrc_table_lookup_qpn(net, pkt.u.cm.src_qpn);
+	if (!msk)
+		return;
+	bh_lock_sock(&msk->sk);
+	/* An owner is rare here (connect() sleeps unlocked); the next
+	 * retransmission's error will do.
+	 */
+	if (!sock_owned_by_user(&msk->sk) &&
+	    msk->sk.sk_state == MRC_ST_REQ_SENT &&
+	    msk->cookie == pkt.u.cm.cookie &&
+	    ipv6_addr_equal(&msk->daddr, &ip6h->daddr)) {
+		MRC_INC_STATS(net, MRC_MIB_HS_UNREACHABLE);
+		mrc_sk_done(msk, ECONNREFUSED);
+	}
+	bh_unlock_sock(&msk->sk);
+	sock_put(&msk->sk);
 }

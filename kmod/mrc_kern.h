@@ -64,6 +64,7 @@ struct mrc_net {
 extern unsigned int mrc_net_id;
 extern struct genl_family mrc_genl_family;
 extern int mrc_af;
+extern int mrc_ipproto;
 
 /**
  * mrc_net() - MRC state of a network namespace.
@@ -78,8 +79,8 @@ static inline struct mrc_net *mrc_net(const struct net *net)
 
 int mrc_netns_init(void);
 void mrc_netns_exit(void);
-int mrc_af_init(void);
-void mrc_af_exit(void);
+int mrc_plumbing_init(void);
+void mrc_plumbing_exit(void);
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
 

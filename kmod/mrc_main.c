@@ -3,7 +3,7 @@
  * MRC for Linux: module registration and unwinding.
  *
  * Start-up order: per-namespace state first (everything else looks it up),
- * then the socket family, then the netlink family (the last thing a user
+ * then the socket families (mrc_plumbing.c), then the netlink family (the last thing a user
  * can reach), then the netdev notifier (which emits netlink events). Exit
  * runs the same steps in reverse. A socket holds a reference on the
  * module, so rmmod is refused while any socket exists.
@@ -14,11 +14,6 @@
 
 #include "mrc_dp.h"
 #include "mrc_kern.h"
-
-/* Address family number: AF_WANPIPE has no in-tree user on 6.1. */
-int mrc_af = MRC_AF_DEFAULT;
-module_param_named(af, mrc_af, int, 0444);
-MODULE_PARM_DESC(af, "address family number of AF_MRC sockets (default 25)");
 
 static int __init mrc_init(void)
 {
@@ -31,11 +26,6 @@ static int __init mrc_init(void)
 	BUILD_BUG_ON(offsetof(struct sockaddr_mrc, smrc_scope_id) !=
 		     offsetof(struct sockaddr_in6, sin6_scope_id));
 
-	if (mrc_af <= AF_UNSPEC || mrc_af >= NPROTO) {
-		pr_err("mrc: af=%d is out of range (1..%d)\n", mrc_af, NPROTO - 1);
-		return -EINVAL;
-	}
-
 	err = mrc_netns_init();
 	if (err)
 		return err;
@@ -43,24 +33,25 @@ static int __init mrc_init(void)
 	err = mrc_dp_init();
 	if (err)
 		goto err_netns;
-	err = mrc_af_init();
+	err = mrc_plumbing_init();
 	if (err)
 		goto err_dp;
 	err = mrc_genl_init();
 	if (err)
-		goto err_af;
+		goto err_plumbing;
 	/* Last: the netdev notifier emits events through the family. */
 	err = mrc_cfg_init();
 	if (err)
 		goto err_genl;
 
-	pr_info("mrc: version %s, address family %d\n", MRC_MODULE_VERSION, mrc_af);
+	pr_info("mrc: version %s, address family %d, IPPROTO_MRC %d\n",
+		MRC_MODULE_VERSION, mrc_af, mrc_ipproto);
 	return 0;
 
 err_genl:
 	mrc_genl_exit();
-err_af:
-	mrc_af_exit();
+err_plumbing:
+	mrc_plumbing_exit();
 err_dp:
 	mrc_dp_exit();
 err_netns:
@@ -72,7 +63,7 @@ static void __exit mrc_exit(void)
 {
 	mrc_cfg_exit();
 	mrc_genl_exit();
-	mrc_af_exit();
+	mrc_plumbing_exit();
 	mrc_dp_exit();
 	mrc_netns_exit();
 	/* Configuration objects are freed with kfree_rcu(). */
@@ -85,5 +76,4 @@ module_exit(mrc_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("MRC: Multipath Reliable Connection transport");
 MODULE_VERSION(MRC_MODULE_VERSION);
-MODULE_ALIAS_NETPROTO(MRC_AF_DEFAULT);
 MODULE_ALIAS_GENL_FAMILY(MRC_GENL_NAME);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MRC for Linux: the AF_MRC socket family and its socket operations.
+ * MRC for Linux: the MRC socket object and its operations.
  *
- * socket(AF_MRC, SOCK_STREAM | SOCK_SEQPACKET, 0). This file owns the
- * socket's life: bind, listen, connect, accept, shutdown, close, options,
- * poll. The handshake is in mrc_handshake.c, the data transfer in
- * mrc_conn_glue.c, packet input in mrc_input.c.
+ * One set of operations serves both families: socket(AF_MRC, ...) with
+ * struct sockaddr_mrc, and socket(AF_INET6, ..., IPPROTO_MRC) with struct
+ * sockaddr_in6 (the same layout); only the family number and how strictly
+ * an address is checked differ (mrc_sock_addr()). This file owns the
+ * socket's life: bind, listen, connect, accept, shutdown, close, poll.
+ * Family registration is in mrc_plumbing.c, options in mrc_sockopt.c, the
+ * handshake in mrc_handshake.c, the data transfer in mrc_conn_glue.c,
+ * packet input in mrc_input.c.
  *
  * Contexts: the socket lock is taken with lock_sock() in process context;
  * softirq input and the timer take bh_lock_sock() and, when a process owns
@@ -24,8 +28,6 @@
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
-
-static struct proto mrc_proto;
 
 /* Time in ns on the clock the engine and the timer share. */
 static inline u64 mrc_now(void)
@@ -142,34 +144,57 @@ static void mrc_sk_destruct(struct sock *sk)
 	atomic_dec(&mrc_net(sock_net(sk))->nr_socks);
 }
 
-static int mrc_check_addr(const struct sockaddr *uaddr, int alen)
-{
-	const struct sockaddr_mrc *a = (const struct sockaddr_mrc *)uaddr;
+/**
+ * struct mrc_addr - a socket address as both families give it.
+ * @addr: the node address.
+ * @port: the service port (host order).
+ */
+struct mrc_addr {
+	struct in6_addr addr;
+	u16 port;
+};
 
-	if (alen < (int)sizeof(struct sockaddr_mrc))
+/*
+ * Check and read a socket address of the socket's family. AF_MRC is the
+ * native API: the whole struct sockaddr_mrc, flowinfo zero. AF_INET6 is
+ * the drop-in for TCP programs: what inet6 accepts (the RFC 2133 length,
+ * without scope id; flowinfo ignored, as TCP ignores it by default). Both:
+ * no IPv4-mapped address, as MRC has no IPv4 underlay.
+ */
+static int mrc_sock_addr(const struct sock *sk, const struct sockaddr *uaddr,
+			 int alen, struct mrc_addr *out)
+{
+	const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)uaddr;
+	bool inet6 = sk->sk_family == AF_INET6;
+
+	if (alen < (inet6 ? SIN6_LEN_RFC2133 : (int)sizeof(struct sockaddr_mrc)))
 		return -EINVAL;
-	if (a->smrc_family != mrc_af)
+	if (a->sin6_family != sk->sk_family)
 		return -EAFNOSUPPORT;
-	if (a->smrc_flowinfo)
+	if (!inet6 && a->sin6_flowinfo)
 		return -EINVAL;
+	if (ipv6_addr_v4mapped(&a->sin6_addr))
+		return -EAFNOSUPPORT;
+	out->addr = a->sin6_addr;
+	out->port = ntohs(a->sin6_port);
 	return 0;
 }
 
 static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int alen)
 {
-	const struct sockaddr_mrc *a = (const struct sockaddr_mrc *)uaddr;
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 	struct sock *sk = sock->sk;
 	struct socket *udp;
+	struct mrc_addr a;
 	int err;
 
-	err = mrc_check_addr(uaddr, alen);
+	err = mrc_sock_addr(sk, uaddr, alen, &a);
 	if (err)
 		return err;
-	if (ipv6_addr_is_multicast(&a->smrc_addr))
+	if (ipv6_addr_is_multicast(&a.addr))
 		return -EADDRNOTAVAIL;
-	if (!ipv6_addr_any(&a->smrc_addr) &&
-	    !ipv6_chk_addr(sock_net(sk), &a->smrc_addr, NULL, 0))
+	if (!ipv6_addr_any(&a.addr) && !msk->opts.freebind &&
+	    !ipv6_chk_addr(sock_net(sk), &a.addr, NULL, 0))
 		return -EADDRNOTAVAIL;
 
 	err = mrc_udp_get(sock_net(sk), &udp);
@@ -181,8 +206,8 @@ static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int alen)
 		err = -EINVAL;
 		goto out;
 	}
-	msk->saddr = a->smrc_addr;
-	err = mrc_table_bind(msk, ntohs(a->smrc_port));
+	msk->saddr = a.addr;
+	err = mrc_table_bind(msk, a.port);
 out:
 	release_sock(sk);
 	return err;
@@ -259,21 +284,21 @@ static long mrc_wait_state(struct sock *sk, long timeo, int from)
 static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int alen,
 		       int flags)
 {
-	const struct sockaddr_mrc *a = (const struct sockaddr_mrc *)uaddr;
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 	struct sock *sk = sock->sk;
 	struct socket *udp;
+	struct mrc_addr a;
 	long timeo;
 	int err;
 
 	if (alen >= (int)sizeof(sa_family_t) && uaddr->sa_family == AF_UNSPEC)
 		return -EOPNOTSUPP;	/* no disconnect by AF_UNSPEC */
-	err = mrc_check_addr(uaddr, alen);
+	err = mrc_sock_addr(sk, uaddr, alen, &a);
 	if (err)
 		return err;
-	if (!a->smrc_port)
+	if (!a.port)
 		return -EINVAL;
-	if (ipv6_addr_any(&a->smrc_addr) || ipv6_addr_is_multicast(&a->smrc_addr))
+	if (ipv6_addr_any(&a.addr) || ipv6_addr_is_multicast(&a.addr))
 		return -ENETUNREACH;
 
 	err = mrc_udp_get(sock_net(sk), &udp);
@@ -301,8 +326,8 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int alen,
 		goto out;
 	}
 
-	msk->daddr = a->smrc_addr;
-	msk->dport = ntohs(a->smrc_port);
+	msk->daddr = a.addr;
+	msk->dport = a.port;
 	err = mrc_pick_saddr(msk);
 	if (err)
 		goto out;
@@ -402,12 +427,13 @@ out:
 
 static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
-	struct sockaddr_mrc *a = (struct sockaddr_mrc *)uaddr;
+	struct sockaddr_in6 *a = (struct sockaddr_in6 *)uaddr;
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 	struct sock *sk = sock->sk;
 
+	/* struct sockaddr_mrc has the layout of struct sockaddr_in6. */
 	memset(a, 0, sizeof(*a));
-	a->smrc_family = mrc_af;
+	a->sin6_family = sk->sk_family;
 	lock_sock(sk);
 	if (peer) {
 		if (sk->sk_state != MRC_ST_ESTABLISHED &&
@@ -416,11 +442,11 @@ static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 			release_sock(sk);
 			return -ENOTCONN;
 		}
-		a->smrc_addr = msk->daddr;
-		a->smrc_port = htons(msk->dport);
+		a->sin6_addr = msk->daddr;
+		a->sin6_port = htons(msk->dport);
 	} else {
-		a->smrc_addr = msk->saddr;
-		a->smrc_port = htons(msk->sport);
+		a->sin6_addr = msk->saddr;
+		a->sin6_port = htons(msk->sport);
 	}
 	release_sock(sk);
 	return sizeof(*a);
@@ -497,100 +523,45 @@ static int mrc_shutdown(struct socket *sock, int how)
 	return err;
 }
 
+/*
+ * Flags a TCP program may pass that change nothing for MRC: sendmmsg()
+ * adds MSG_BATCH, sendfile() and splice() MSG_SENDPAGE_NOTLAST, and TCP
+ * ignores MSG_CONFIRM and MSG_WAITALL on send. MSG_OOB (no urgent data)
+ * and MSG_ZEROCOPY (no SO_ZEROCOPY) are refused: a program relying on them
+ * must learn that it cannot.
+ */
+#define MRC_SEND_FLAGS	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR | MSG_MORE | \
+			 MSG_BATCH | MSG_SENDPAGE_NOTLAST | MSG_CONFIRM | \
+			 MSG_WAITALL | MSG_CMSG_COMPAT)
+
 static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 
-	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR | MSG_MORE))
+	if (msg->msg_flags & ~MRC_SEND_FLAGS)
 		return -EOPNOTSUPP;
 	if (msg->msg_name)
 		return msk->sk.sk_state == MRC_ST_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
 	return mrc_glue_sendmsg(msk, msg, len);
 }
 
+/* As for sending, plus MSG_CMSG_CLOEXEC and MSG_NOSIGNAL that some
+ * programs pass to recv() out of habit; MSG_OOB is refused.
+ */
+#define MRC_RECV_FLAGS	(MSG_DONTWAIT | MSG_WAITALL | MSG_PEEK | MSG_TRUNC | \
+			 MSG_CMSG_CLOEXEC | MSG_ERRQUEUE | MSG_NOSIGNAL | \
+			 MSG_CMSG_COMPAT)
+
 static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
 {
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 
-	if (flags & ~(MSG_DONTWAIT | MSG_WAITALL | MSG_PEEK | MSG_TRUNC |
-		      MSG_CMSG_CLOEXEC | MSG_ERRQUEUE))
+	if (flags & ~MRC_RECV_FLAGS)
 		return -EOPNOTSUPP;
 	if (flags & MSG_ERRQUEUE)
 		return -EAGAIN;
 	return mrc_glue_recvmsg(msk, msg, len, flags);
-}
-
-static int mrc_setsockopt(struct socket *sock, int level, int optname,
-			  sockptr_t optval, unsigned int optlen)
-{
-	struct mrc_sock *msk = mrc_sk(sock->sk);
-	struct sock *sk = sock->sk;
-	char name[sizeof(msk->policy)];
-	int err = 0;
-
-	if (level == SOL_SOCKET)
-		return sock_setsockopt(sock, level, optname, optval, optlen);
-	if (level != SOL_MRC)
-		return -ENOPROTOOPT;
-
-	switch (optname) {
-	case MRC_SO_POLICY:
-		if (optlen == 0 || optlen >= sizeof(name))
-			return -EINVAL;
-		memset(name, 0, sizeof(name));
-		if (copy_from_sockptr(name, optval, optlen))
-			return -EFAULT;
-		if (strnlen(name, sizeof(name)) == 0)
-			return -EINVAL;
-		lock_sock(sk);
-		if (sk->sk_state != MRC_ST_CLOSED && sk->sk_state != MRC_ST_LISTEN)
-			err = -EISCONN;
-		else if (!mrc_cm_policy_exists(sock_net(sk), name))
-			err = -ENOENT;
-		else
-			strscpy(msk->policy, name, sizeof(msk->policy));
-		release_sock(sk);
-		return err;
-	default:
-		return -ENOPROTOOPT;
-	}
-}
-
-static int mrc_getsockopt(struct socket *sock, int level, int optname,
-			  char __user *optval, int __user *optlen)
-{
-	struct mrc_sock *msk = mrc_sk(sock->sk);
-	struct sock *sk = sock->sk;
-	int len, err;
-
-	if (level != SOL_MRC)
-		return -ENOPROTOOPT;
-	if (get_user(len, optlen))
-		return -EFAULT;
-	if (len < 0)
-		return -EINVAL;
-
-	switch (optname) {
-	case MRC_SO_POLICY: {
-		char name[sizeof(msk->policy)];
-
-		lock_sock(sk);
-		memcpy(name, msk->policy, sizeof(name));
-		release_sock(sk);
-		len = min_t(int, len, strnlen(name, sizeof(name)) + 1);
-		if (copy_to_user(optval, name, len) || put_user(len, optlen))
-			return -EFAULT;
-		return 0;
-	}
-	case MRC_SO_INFO:
-		lock_sock(sk);
-		err = mrc_glue_info(msk, optval, optlen);
-		release_sock(sk);
-		return err;
-	default:
-		return -ENOPROTOOPT;
-	}
 }
 
 /* Bytes received that the application will never read. */
@@ -662,8 +633,13 @@ static int mrc_backlog_rcv(struct sock *sk, struct sk_buff *skb)
 	return 0;
 }
 
-static const struct proto_ops mrc_ops_template = {
-	.family = MRC_AF_DEFAULT,	/* the run-time number is stamped in */
+/*
+ * The operations of every MRC socket, both families and both types. The
+ * AF_MRC tables are copies stamped with the run-time family number
+ * (mrc_plumbing.c).
+ */
+const struct proto_ops mrc_sock_ops = {
+	.family = AF_INET6,
 	.owner = THIS_MODULE,
 	.release = mrc_release,
 	.bind = mrc_bind,
@@ -672,7 +648,7 @@ static const struct proto_ops mrc_ops_template = {
 	.accept = mrc_accept,
 	.getname = mrc_getname,
 	.poll = mrc_poll,
-	.ioctl = sock_no_ioctl,
+	.ioctl = mrc_ioctl,
 	.listen = mrc_listen,
 	.shutdown = mrc_shutdown,
 	.setsockopt = mrc_setsockopt,
@@ -683,40 +659,76 @@ static const struct proto_ops mrc_ops_template = {
 };
 
 /*
- * The family number is a module parameter, and struct proto_ops carries
- * it: so the tables are copies of the template, stamped with the number
- * at init and read-only after.
+ * sk_common_release() unhashes a socket whose creation failed after
+ * inet6_create() allocated it; MRC sockets are in no table by then.
  */
-static struct mrc_family_ops {
-	struct proto_ops stream;
-	struct proto_ops seqpacket;
-} mrc_ops __ro_after_init;
+static void mrc_sk_unhash(struct sock *sk)
+{
+}
 
-static struct proto mrc_proto = {
+/* inet6_create() allocated the socket and its inet part: the MRC part. */
+static int mrc6_sk_init(struct sock *sk)
+{
+	mrc_sock_init(sk);
+	return 0;
+}
+
+/* AF_MRC sockets. */
+struct proto mrc_proto = {
 	.name = "MRC",
 	.owner = THIS_MODULE,
 	.obj_size = sizeof(struct mrc_sock),
 	.backlog_rcv = mrc_backlog_rcv,
 	.release_cb = mrc_release_cb,
+	.keepalive = mrc_keepalive,
+	.unhash = mrc_sk_unhash,
 };
 
-/**
- * mrc_sock_init_common() - initialise the MRC part of a new socket.
- * @sk: a socket just allocated with sk_alloc() on mrc_proto.
- * @sock: its struct socket, or NULL for a child not yet accepted.
- * @type: SOCK_STREAM or SOCK_SEQPACKET.
+/* AF_INET6 sockets of protocol IPPROTO_MRC (inet6_create() uses .init). */
+struct proto mrc6_proto = {
+	.name = "MRCv6",
+	.owner = THIS_MODULE,
+	.obj_size = sizeof(struct mrc6_sock),
+	.init = mrc6_sk_init,
+	.backlog_rcv = mrc_backlog_rcv,
+	.release_cb = mrc_release_cb,
+	.keepalive = mrc_keepalive,
+	.unhash = mrc_sk_unhash,
+};
+
+/*
+ * What inet6_create() sets up in a new AF_INET6 socket, for a child that
+ * a listener creates itself: the generic inet6 code (BPF, LSMs) may read
+ * it. MRC never sends through it.
  */
-void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type)
+static void mrc6_sk_init_inet(struct sock *sk)
+{
+	struct mrc6_sock *m6 = container_of(mrc_sk(sk), struct mrc6_sock, msk);
+	struct inet_sock *inet = inet_sk(sk);
+
+	inet->pinet6 = &m6->inet6;
+	m6->inet6.hop_limit = -1;
+	m6->inet6.mcast_hops = IPV6_DEFAULT_MCASTHOPS;
+	m6->inet6.pmtudisc = IPV6_PMTUDISC_WANT;
+	inet->uc_ttl = -1;
+	inet->mc_ttl = 1;
+	sk->sk_ipv6only = 1;
+}
+
+/**
+ * mrc_sock_init() - initialise the MRC part of a new socket, after
+ * sock_init_data() (and, for AF_INET6, the rest of inet6_create()).
+ * @sk: the socket; its family and protocol are already set.
+ */
+void mrc_sock_init(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
-	sock_init_data(sock, sk);
-	sk->sk_type = type;
-	sk->sk_protocol = 0;
-	sk->sk_family = mrc_af;
 	sk->sk_state = MRC_ST_CLOSED;
 	sk->sk_destruct = mrc_sk_destruct;
 	sk->sk_backlog_rcv = sk->sk_prot->backlog_rcv;
+	/* Never dual-stack: an IPv4-mapped address is refused. */
+	sk->sk_ipv6only = 1;
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	INIT_LIST_HEAD(&msk->accept_q);
 	INIT_LIST_HEAD(&msk->half_open);
@@ -728,12 +740,16 @@ void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type)
 	hrtimer_init(&msk->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	msk->timer.function = mrc_timer_fn;
 	msk->ofo = RB_ROOT;
+	msk->opts.unicast_hops = -1;
+	msk->opts.autoflowlabel = 1;
+	msk->opts.mtu_discover = IPV6_PMTUDISC_WANT;
 	strscpy(msk->policy, "default", sizeof(msk->policy));
 	atomic_inc(&mrc_net(sock_net(sk))->nr_socks);
 }
 
 /**
- * mrc_sock_alloc_child() - a socket for the passive side of a connection.
+ * mrc_sock_alloc_child() - a socket for the passive side of a connection,
+ * of the listener's family, protocol and options.
  * @listener: the listening socket.
  *
  * Context: process (GFP_KERNEL).
@@ -744,83 +760,29 @@ struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener)
 	struct sock *lsk = &listener->sk;
 	struct sock *sk;
 
-	sk = sk_alloc(sock_net(lsk), mrc_af, GFP_KERNEL, &mrc_proto, 0);
+	sk = sk_alloc(sock_net(lsk), lsk->sk_family, GFP_KERNEL, lsk->sk_prot, 0);
 	if (!sk)
 		return NULL;
-	mrc_sock_init_common(sk, NULL, lsk->sk_type);
+	sock_init_data(NULL, sk);
+	sk->sk_type = lsk->sk_type;
+	sk->sk_family = lsk->sk_family;
+	sk->sk_protocol = lsk->sk_protocol;
+	if (sk->sk_family == AF_INET6)
+		mrc6_sk_init_inet(sk);
+	mrc_sock_init(sk);
 	sk->sk_sndbuf = lsk->sk_sndbuf;
 	sk->sk_rcvbuf = lsk->sk_rcvbuf;
 	sk->sk_priority = lsk->sk_priority;
 	sk->sk_mark = lsk->sk_mark;
 	sk->sk_rcvtimeo = lsk->sk_rcvtimeo;
 	sk->sk_sndtimeo = lsk->sk_sndtimeo;
+	/* SO_KEEPALIVE and SO_LINGER are inherited, as TCP's children do. */
+	if (sock_flag(lsk, SOCK_KEEPOPEN))
+		sock_set_flag(sk, SOCK_KEEPOPEN);
+	if (sock_flag(lsk, SOCK_LINGER))
+		sock_set_flag(sk, SOCK_LINGER);
+	sk->sk_lingertime = lsk->sk_lingertime;
+	mrc_sk(sk)->opts = listener->opts;
 	memcpy(mrc_sk(sk)->policy, listener->policy, sizeof(listener->policy));
 	return mrc_sk(sk);
-}
-
-static int mrc_create(struct net *net, struct socket *sock, int protocol,
-		      int kern)
-{
-	struct sock *sk;
-
-	if (protocol)
-		return -EPROTONOSUPPORT;
-	switch (sock->type) {
-	case SOCK_STREAM:
-		sock->ops = &mrc_ops.stream;
-		break;
-	case SOCK_SEQPACKET:
-		sock->ops = &mrc_ops.seqpacket;
-		break;
-	default:
-		return -ESOCKTNOSUPPORT;
-	}
-	sk = sk_alloc(net, mrc_af, GFP_KERNEL, &mrc_proto, kern);
-	if (!sk)
-		return -ENOMEM;
-	mrc_sock_init_common(sk, sock, sock->type);
-	return 0;
-}
-
-static struct net_proto_family mrc_family_ops __ro_after_init = {
-	.create = mrc_create,
-	.owner = THIS_MODULE,
-};
-
-/**
- * mrc_af_init() - register the MRC protocol and the AF_MRC family.
- *
- * Return: 0, or a negative errno; -EEXIST when the family slot is taken.
- */
-int mrc_af_init(void)
-{
-	int err;
-
-	mrc_ops.stream = mrc_ops_template;
-	mrc_ops.stream.family = mrc_af;
-	mrc_ops.seqpacket = mrc_ops_template;
-	mrc_ops.seqpacket.family = mrc_af;
-	mrc_family_ops.family = mrc_af;
-
-	err = proto_register(&mrc_proto, 1);
-	if (err)
-		return err;
-	err = sock_register(&mrc_family_ops);
-	if (err) {
-		if (err == -EEXIST)
-			pr_err("mrc: address family %d is already registered by another protocol; load mrc with af=<free family number>\n",
-			       mrc_af);
-		proto_unregister(&mrc_proto);
-		return err;
-	}
-	return 0;
-}
-
-/**
- * mrc_af_exit() - unregister the AF_MRC family and the MRC protocol.
- */
-void mrc_af_exit(void)
-{
-	sock_unregister(mrc_af);
-	proto_unregister(&mrc_proto);
 }

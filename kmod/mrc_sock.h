@@ -7,6 +7,8 @@
 
 #include <linux/rbtree.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "mrc_dp.h"
@@ -38,8 +40,67 @@ struct mrc_skb_cb {
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
 
 /**
+ * struct mrc_sock_opts - socket options of the TCP and IPv6 levels that a
+ * drop-in MRC socket honours or keeps (Documentation/socket-options.md).
+ * @ka_idle: TCP_KEEPIDLE (s); 0: the namespace's tcp_keepalive_time.
+ * @ka_intvl: TCP_KEEPINTVL (s); 0: the namespace's tcp_keepalive_intvl.
+ * @ka_cnt: TCP_KEEPCNT; 0: the namespace's tcp_keepalive_probes.
+ * @user_timeout: TCP_USER_TIMEOUT (ms); 0: the policy's retry budget.
+ * @maxseg: TCP_MAXSEG as set (accepted, not used).
+ * @window_clamp: TCP_WINDOW_CLAMP as set (accepted, not used).
+ * @notsent_lowat: TCP_NOTSENT_LOWAT as set (accepted, not used).
+ * @defer_accept: TCP_DEFER_ACCEPT as set (accepted, not used).
+ * @linger2: TCP_LINGER2 as set (accepted, not used).
+ * @syncnt: TCP_SYNCNT as set (accepted, not used).
+ * @fastopen: TCP_FASTOPEN as set (accepted, not used).
+ * @unicast_hops: IPV6_UNICAST_HOPS as set (-1: the route's).
+ * @tclass: IPV6_TCLASS: traffic class of the connection's packets (its
+ *	ECN bits are MRC's own and ignored).
+ * @nodelay: TCP_NODELAY (MRC never delays a write: kept for getsockopt).
+ * @cork: TCP_CORK as set (accepted, not used).
+ * @thin: TCP_THIN_LINEAR_TIMEOUTS as set (accepted, not used).
+ * @thin_dupack: TCP_THIN_DUPACK as set (accepted, not used).
+ * @fastopen_connect: TCP_FASTOPEN_CONNECT as set (accepted, not used).
+ * @fastopen_no_cookie: TCP_FASTOPEN_NO_COOKIE as set (accepted, not used).
+ * @freebind: IPV6_FREEBIND: bind() accepts an address not (yet) local.
+ * @recverr: IPV6_RECVERR as set (accepted, not used).
+ * @autoflowlabel: IPV6_AUTOFLOWLABEL as set (the flow label carries
+ *	the EV whatever it says).
+ * @mtu_discover: IPV6_MTU_DISCOVER as set (accepted, not used).
+ * @addr_prefs: IPV6_ADDR_PREFERENCES as set (accepted, not used).
+ */
+struct mrc_sock_opts {
+	u32 ka_idle;
+	u32 ka_intvl;
+	u32 ka_cnt;
+	u32 user_timeout;
+	u32 maxseg;
+	u32 window_clamp;
+	u32 notsent_lowat;
+	u32 defer_accept;
+	s32 linger2;
+	u32 syncnt;
+	u32 fastopen;
+	s16 unicast_hops;
+	u8 tclass;
+	u8 nodelay:1,
+	   cork:1,
+	   thin:1,
+	   thin_dupack:1,
+	   fastopen_connect:1,
+	   fastopen_no_cookie:1,
+	   freebind:1,
+	   recverr:1;
+	u8 autoflowlabel;
+	u8 mtu_discover;
+	u32 addr_prefs;
+};
+
+/**
  * struct mrc_sock - an MRC socket.
  * @sk: the generic socket; must stay first.
+ * @inet: the same memory seen as an inet socket: an AF_INET6 socket
+ *	(IPPROTO_MRC) is created by inet6_create(), which initialises it.
  * @saddr: local address (bound, or chosen at connect).
  * @daddr: peer address.
  * @sport: local service port (host order).
@@ -89,9 +150,13 @@ struct mrc_skb_cb {
  *	owned the socket (MRC_DEFER_PEER_PORTS).
  * @mib_folded: the engine's totals already added to the namespace MIB.
  * @route_caches: the routes the paths of @routes keep (@ncands of them).
+ * @opts: TCP- and IPv6-level options (drop-in sockets; AF_MRC too).
  */
 struct mrc_sock {
-	struct sock sk;
+	union {
+		struct sock sk;
+		struct inet_sock inet;
+	};
 	struct in6_addr saddr;
 	struct in6_addr daddr;
 	u16 sport;
@@ -137,6 +202,18 @@ struct mrc_sock {
 	u32 peer_ports_pending;
 	struct mrc_conn_totals mib_folded;
 	struct mrc_route_cache *route_caches;
+	struct mrc_sock_opts opts;
+};
+
+/**
+ * struct mrc6_sock - an MRC socket of the AF_INET6 family (IPPROTO_MRC):
+ * inet6_create() finds the IPv6 part at the end of the object.
+ * @msk: the MRC socket; must stay first.
+ * @inet6: IPv6 socket state the generic inet6 code expects.
+ */
+struct mrc6_sock {
+	struct mrc_sock msk;
+	struct ipv6_pinfo inet6;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)
@@ -150,10 +227,21 @@ static inline void mrc_set_state(struct sock *sk, int state)
 	smp_store_release(&sk->sk_state, state);
 }
 
+extern const struct proto_ops mrc_sock_ops;
+extern struct proto mrc_proto;
+extern struct proto mrc6_proto;
+
 void mrc_timer_arm(struct mrc_sock *msk, u64 when);
 void mrc_sk_done(struct mrc_sock *msk, int err);
-void mrc_sock_init_common(struct sock *sk, struct socket *sock, int type);
+void mrc_sock_init(struct sock *sk);
 struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener);
+int mrc_setsockopt(struct socket *sock, int level, int optname,
+		   sockptr_t optval, unsigned int optlen);
+int mrc_getsockopt(struct socket *sock, int level, int optname,
+		   char __user *optval, int __user *optlen);
+int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
+void mrc_keepalive(struct sock *sk, int on);
+
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);
 void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb);
 void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err);

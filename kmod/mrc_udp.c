@@ -14,6 +14,7 @@
 
 #include "mrc_dp.h"
 #include "mrc_endpoint.h"
+#include "mrc_handshake.h"
 
 unsigned int mrc_dp_net_id __read_mostly;
 
@@ -22,6 +23,18 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	mrc_input(sock_net(sk), skb);
 	return 0;
+}
+
+/* ICMPv6 errors about packets we sent to the tunnel port are ours. */
+static int mrc_udp_err_lookup(struct sock *sk, struct sk_buff *skb)
+{
+	return 0;
+}
+
+static void mrc_udp_err_rcv(struct sock *sk, struct sk_buff *skb,
+			    unsigned int udp_offset)
+{
+	mrc_cm_icmp(sock_net(sk), skb, udp_offset);
 }
 
 /**
@@ -60,6 +73,8 @@ int mrc_udp_get(struct net *net, struct socket **sockp)
 	}
 	tcfg.encap_type = 1;
 	tcfg.encap_rcv = mrc_udp_encap_rcv;
+	tcfg.encap_err_lookup = mrc_udp_err_lookup;
+	tcfg.encap_err_rcv = mrc_udp_err_rcv;
 	setup_udp_tunnel_sock(net, sock, &tcfg);
 	dn->udp_port = ntohs(cfg.local_udp_port);
 	rcu_assign_pointer(dn->udp_sock, sock);

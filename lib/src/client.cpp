@@ -53,6 +53,7 @@ Info Client::info()
 	Info info;
 	info.version = a.str(MRC_A_INFO_VERSION).value_or("");
 	info.af = a.u32(MRC_A_INFO_AF).value_or(0);
+	info.ipproto = a.u32(MRC_A_INFO_IPPROTO).value_or(0);
 	info.udp_port = a.u16(MRC_A_INFO_UDP_PORT).value_or(0);
 	info.netns_cookie = a.u64(MRC_A_INFO_NETNS_COOKIE).value_or(0);
 	return info;

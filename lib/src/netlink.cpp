@@ -29,9 +29,9 @@ const char *const kTop[] = {
     "MRC_A_INFO_AF",  "MRC_A_INFO_UDP_PORT", "MRC_A_INFO_NETNS_COOKIE",
     "MRC_A_PLANE",    "MRC_A_PATH",          "MRC_A_POLICY",
     "MRC_A_SETTINGS", "MRC_A_CONN",          "MRC_A_STATS",
-    "MRC_A_PROBE",    "MRC_A_EVENT",
+    "MRC_A_PROBE",    "MRC_A_EVENT",         "MRC_A_INFO_IPPROTO",
 };
-static_assert(std::size(kTop) == MRC_A_EVENT + 1, "name every mrc_attr value");
+static_assert(std::size(kTop) == MRC_A_MAX + 1, "name every mrc_attr value");
 const char *const kPlane[] = {
     "MRC_PLANE_A_UNSPEC", "MRC_PLANE_A_ID",    "MRC_PLANE_A_IFINDEX", "MRC_PLANE_A_IFNAME",
     "MRC_PLANE_A_SADDR",  "MRC_PLANE_A_ADMIN", "MRC_PLANE_A_OPER",    "MRC_PLANE_A_NR_PATHS",
@@ -386,6 +386,8 @@ Info parse_info(nlattr **tb)
 		info.version = nla_get_string(tb[MRC_A_INFO_VERSION]);
 	if (tb[MRC_A_INFO_AF])
 		info.af = nla_get_u32(tb[MRC_A_INFO_AF]);
+	if (tb[MRC_A_INFO_IPPROTO])
+		info.ipproto = nla_get_u32(tb[MRC_A_INFO_IPPROTO]);
 	if (tb[MRC_A_INFO_UDP_PORT])
 		info.udp_port = nla_get_u16(tb[MRC_A_INFO_UDP_PORT]);
 	if (tb[MRC_A_INFO_NETNS_COOKIE])

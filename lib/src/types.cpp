@@ -85,6 +85,7 @@ const char *const kMibNames[] = {
     "PortStatusSent",
     "PortStatusRecv",
     "OutRouteLookups",
+    "HsUnreachable",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -158,11 +158,13 @@ TEST(Info, ParsesAReplyBuiltWithLibnl)
 	nla_put_u32(m, MRC_A_INFO_AF, 25);
 	nla_put_u16(m, MRC_A_INFO_UDP_PORT, 4791);
 	nla_put_u64(m, MRC_A_INFO_NETNS_COOKIE, 77);
+	nla_put_u32(m, MRC_A_INFO_IPPROTO, 261);
 	nlattr *tb[MRC_A_MAX + 1] = {};
 	ASSERT_EQ(genlmsg_parse(nlmsg_hdr(m), 0, tb, MRC_A_MAX, nullptr), 0);
 	auto info = mrc::parse_info(tb);
 	EXPECT_EQ(info.version, "1.2.3");
 	EXPECT_EQ(info.af, 25u);
+	EXPECT_EQ(info.ipproto, 261u);
 	EXPECT_EQ(info.udp_port, 4791);
 	EXPECT_EQ(info.netns_cookie, 77u);
 	nlmsg_free(m);

@@ -17,6 +17,7 @@ ja=$(ip netns exec "$a" "$MRCCTL" -j info)
 jb=$(ip netns exec "$b" "$MRCCTL" -j info)
 mrc_check_eq "version (ns a)" "$(cat "$MRC_ROOT/VERSION")" "$(field "$ja" version)"
 mrc_check_eq "af (ns a)" 25 "$(field "$ja" af)"
+mrc_check_eq "ipproto (ns a)" 261 "$(field "$ja" ipproto)"
 mrc_check_eq "udp port (ns a)" 4791 "$(field "$ja" udp_port)"
 mrc_check_eq "af (ns b)" 25 "$(field "$jb" af)"
 mrc_check_eq "udp port (ns b)" 4791 "$(field "$jb" udp_port)"
@@ -27,8 +28,8 @@ else
 fi
 
 table=$(ip netns exec "$a" "$MRCCTL" info)
-mrc_check_match "table has a header row" "^version +af +udp_port +netns" "$table"
-mrc_check_match "table row" "^$(cat "$MRC_ROOT/VERSION") +25 +4791 " "$(echo "$table" | sed -n 2p)"
+mrc_check_match "table has a header row" "^version +af +ipproto +udp_port +netns" "$table"
+mrc_check_match "table row" "^$(cat "$MRC_ROOT/VERSION") +25 +261 +4791 " "$(echo "$table" | sed -n 2p)"
 mrc_check_match "pretty JSON is indented" '^  "af": 25' "$("$MRCCTL" -j -p info)"
 
 rmmod mrc

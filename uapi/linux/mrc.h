@@ -37,6 +37,23 @@
 #define PF_MRC			AF_MRC
 #endif
 
+/**
+ * MRC_IPPROTO_DEFAULT - default protocol number of MRC sockets of the
+ * AF_INET6 family: socket(AF_INET6, SOCK_STREAM, IPPROTO_MRC) is an MRC
+ * connection addressed with struct sockaddr_in6, the drop-in for TCP
+ * programs (tools/mrcize runs unmodified ones over it).
+ *
+ * Like IPPROTO_MPTCP (262), the number lies above the 8-bit protocol
+ * numbers of IP packets, where Linux 6.1 accepts 256..262 for sockets.
+ * The number in use is the module parameter "ipproto" of mrc.ko (0: not
+ * registered), reported by the netlink INFO command (MRC_A_INFO_IPPROTO)
+ * and by /sys/module/mrc/parameters/ipproto.
+ */
+#define MRC_IPPROTO_DEFAULT	261
+#ifndef IPPROTO_MRC
+#define IPPROTO_MRC		MRC_IPPROTO_DEFAULT
+#endif
+
 /** MRC_UDP_PORT_DEFAULT - UDP destination port of MRC packets (RoCEv2). */
 #define MRC_UDP_PORT_DEFAULT	4791
 
@@ -150,6 +167,8 @@ enum mrc_cmd {
  * @MRC_A_PROBE: a probe request and its result (nested, enum
  *	mrc_probe_attr).
  * @MRC_A_EVENT: an event (nested, enum mrc_event_attr).
+ * @MRC_A_INFO_IPPROTO: protocol number of MRC sockets under AF_INET6 the
+ *	module registered, 0 if none (u32).
  * @__MRC_A_MAX: number of attributes.
  * @MRC_A_MAX: highest attribute.
  */
@@ -168,6 +187,7 @@ enum mrc_attr {
 	MRC_A_STATS,
 	MRC_A_PROBE,
 	MRC_A_EVENT,
+	MRC_A_INFO_IPPROTO,
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1
@@ -793,6 +813,9 @@ enum mrc_event_attr {
  * @MRC_MIB_OUT_ROUTE_LOOKUPS: routes looked up to send a packet. A usid or
  *	srh path keeps its route until the routing table changes, so this
  *	stays far below OutPkts; entropy paths look up every packet.
+ * @MRC_MIB_HS_UNREACHABLE: connection requests answered by an ICMPv6 port
+ *	unreachable: the peer host runs no MRC (connect() fails with
+ *	ECONNREFUSED at once).
  * @__MRC_MIB_MAX: number of counters (plus one).
  * @MRC_MIB_MAX: highest counter.
  */
@@ -847,6 +870,7 @@ enum mrc_mib {
 	MRC_MIB_PORT_STATUS_SENT,
 	MRC_MIB_PORT_STATUS_RECV,
 	MRC_MIB_OUT_ROUTE_LOOKUPS,
+	MRC_MIB_HS_UNREACHABLE,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

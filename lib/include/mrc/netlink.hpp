@@ -21,6 +21,7 @@ namespace mrc {
 struct Info {
 	std::string version;       ///< module version
 	uint32_t af = 0;           ///< address family number of AF_MRC sockets
+	uint32_t ipproto = 0;      ///< IPPROTO_MRC under AF_INET6 (0: not registered)
 	uint16_t udp_port = 0;     ///< UDP port of MRC packets in this namespace
 	uint64_t netns_cookie = 0; ///< tells namespaces apart
 };

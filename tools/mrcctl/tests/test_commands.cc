@@ -277,6 +277,25 @@ TEST_F(Cmd, PolicyShowMarksTheDefault)
 	    "    8         on\n");
 }
 
+TEST_F(Cmd, Info)
+{
+	AttrWriter w;
+	w.put_str(MRC_A_INFO_VERSION, "0.1.0")
+	    .put_u32(MRC_A_INFO_AF, 25)
+	    .put_u16(MRC_A_INFO_UDP_PORT, 4791)
+	    .put_u64(MRC_A_INFO_NETNS_COOKIE, 7)
+	    .put_u32(MRC_A_INFO_IPPROTO, 261);
+	fake->reply(MRC_CMD_INFO_GET, w);
+	EXPECT_EQ(run({"info"}), mrcctl::kOk);
+	EXPECT_EQ(out.str(), "version  af  ipproto  udp_port  netns\n"
+			     "0.1.0    25  261      4791      7\n");
+	out.str("");
+	fake->reply(MRC_CMD_INFO_GET, w);
+	EXPECT_EQ(run({"-j", "info"}), mrcctl::kOk);
+	EXPECT_EQ(out.str(), "{\"af\":25,\"ipproto\":261,\"netns_cookie\":7,\"udp_port\":4791,"
+			     "\"version\":\"0.1.0\"}\n");
+}
+
 TEST_F(Cmd, Settings)
 {
 	AttrWriter w;
