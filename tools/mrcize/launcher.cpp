@@ -246,8 +246,15 @@ int cmd_run(Context &ctx, Options &o)
 	if (!o.policy.empty() && module_there)
 		check_policy(ctx, o.policy);
 
-	// CMD's environment: ours without any MRCIZE_* it inherited (except
-	// MRCIZE_LIB), then the options.
+	// CMD's environment: ours without the library's variables it
+	// inherited (another mrcize's), then the options.
+	auto is_library_var = [](const std::string &kv) {
+		for (const char *v : {kEnvPorts, kEnvDst, kEnvPolicy, kEnvStrict, kEnvVerbose,
+				      kEnvTimeout, kEnvIpproto})
+			if (kv.rfind(std::string(v) + "=", 0) == 0)
+				return true;
+		return false;
+	};
 	std::vector<std::string> env;
 	const char *old_preload = nullptr;
 	std::string old_preload_s;
@@ -257,7 +264,7 @@ int cmd_run(Context &ctx, Options &o)
 			old_preload = old_preload_s.c_str();
 			continue;
 		}
-		if (kv.rfind("MRCIZE_", 0) == 0 && kv.rfind(std::string(kEnvLib) + "=", 0) != 0)
+		if (is_library_var(kv))
 			continue;
 		env.push_back(kv);
 	}
