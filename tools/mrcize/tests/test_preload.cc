@@ -520,6 +520,23 @@ TEST(Preload, NoAnswerWithinTheDeadlineFallsBackNonBlocking)
 	EXPECT_TRUE(r.err_has("fallbacks=1 [deadline=1]")) << dump(r);
 }
 
+TEST(Preload, NoAnswerWithinTheDeadlineFallsBackBlocking)
+{
+	REQUIRE_STANDIN();
+	CountServer srv;
+	Blackhole bh;
+	auto r = run(client(srv.port()), standin({{"MRCIZE_FAULT_PORT", std::to_string(bh.port())},
+						  {"MRCIZE_CONNECT_TIMEOUT_MS", "300"}},
+						 true));
+	EXPECT_EQ(r["connect"], "0") << dump(r);
+	int ms = std::stoi(r["elapsed_ms"] == "<unset>" ? "-1" : r["elapsed_ms"]);
+	EXPECT_GE(ms, 280) << dump(r);
+	EXPECT_LT(ms, 1000);
+	EXPECT_EQ(r["protocol"], "6");
+	EXPECT_EQ(r["acked"], "65536");
+	EXPECT_TRUE(r.err_has("fallbacks=1 [deadline=1]")) << dump(r);
+}
+
 TEST(Preload, BlockingConnectHonoursTheProgramsSendTimeout)
 {
 	REQUIRE_STANDIN();
