@@ -1141,7 +1141,10 @@ int mrc_glue_recvmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len,
 				break;
 			continue;
 		}
-		if (copied)
+		/* Short of MSG_WAITALL's or SO_RCVLOWAT's target: wait for
+		 * more, unless the stream ended, failed or must not block.
+		 */
+		if (copied >= target)
 			break;
 		if (sk->sk_err) {
 			err = sock_error(sk);

@@ -256,6 +256,25 @@ void test_stream_data()
 	      "MSG_WAITALL receives it all, the peeked bytes included");
 	check_errno(recv(s, buf, 1, MSG_DONTWAIT), EAGAIN, "MSG_DONTWAIT on an empty queue");
 
+	// MSG_WAITALL and SO_RCVLOWAT wait for the rest of a short write.
+	for (int lowat : {0, 10}) {
+		if (lowat)
+			setsockopt(s, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat));
+		std::thread late([&]() {
+			send(c, "01234", 5, 0);
+			std::this_thread::sleep_for(std::chrono::milliseconds(300));
+			send(c, "56789", 5, 0);
+		});
+		char ten[16] = {};
+		ssize_t got = recv(s, ten, 10, lowat ? 0 : MSG_WAITALL);
+		late.join();
+		check(got == 10 && std::string(ten, 10) == "0123456789",
+		      lowat ? "SO_RCVLOWAT waits for the rest" : "MSG_WAITALL waits for the rest",
+		      "got " + std::to_string(got));
+		lowat = 1;
+		setsockopt(s, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat));
+	}
+
 	timeval tv{0, 300000};
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	check_errno(recv(s, buf, 1, 0), EAGAIN, "SO_RCVTIMEO ends a blocking recv");

@@ -593,3 +593,31 @@ TEST(UserTimeout, ReplacesTheRetryBudget)
 	EXPECT_GE(shorter, kSec / 2);
 	EXPECT_LT(shorter, dflt);
 }
+
+// A receiver that never reads closes its window: the sender waits with
+// every byte acknowledged and probes the window. Nothing is
+// unacknowledged, so a user timeout must not end the connection.
+TEST(UserTimeout, ZeroWindowIsNotAStall)
+{
+	Pair pr(MRC_CONN_STREAM, 16384);
+	pr.settle();
+	mrc_conn_set_user_timeout(&pr.c[0], kSec / 2);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 200000, false), 0);
+	uint64_t t0 = pr.now;
+	for (int i = 0; i < 100000 && pr.now < t0 + 10 * kSec; i++) {
+		pr.pump(0);
+		pr.pump(1);
+		uint64_t d = mrc_conn_next_deadline(&pr.c[0]);
+		pr.now = d && d > pr.now ? d : pr.now + 1000000;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+		mrc_conn_on_timer(&pr.c[1], pr.now);
+	}
+	mrc_conn_info info;
+	mrc_conn_get_info(&pr.c[0], &info);
+	// the window really closed, every sent byte acknowledged, probed
+	EXPECT_LT(info.snd_una_off, 200000u);
+	EXPECT_EQ(info.snd_una_off, info.snd_nxt_off);
+	EXPECT_GT(info.probes_sent, 5u);
+	EXPECT_EQ(pr.c[0].err, 0);
+	EXPECT_EQ(pr.c[1].err, 0);
+}
