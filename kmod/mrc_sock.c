@@ -227,7 +227,7 @@ static int mrc_listen(struct socket *sock, int backlog)
 	if (sk->sk_state == MRC_ST_LISTEN) {
 		/* Only the backlog changes, as for TCP. */
 		WRITE_ONCE(sk->sk_max_ack_backlog, clamp(backlog, 1, 4096));
-		err = 0;
+		err = msk->tcp_listener ? mrc_tcp_listen_start(msk, backlog) : 0;
 		goto out;
 	}
 	if (sk->sk_state != MRC_ST_CLOSED || msk->conn) {
@@ -236,6 +236,11 @@ static int mrc_listen(struct socket *sock, int backlog)
 	}
 	if (!msk->hashed_port) {
 		err = mrc_table_bind(msk, 0);
+		if (err)
+			goto out;
+	}
+	if (msk->opts.accept_tcp) {
+		err = mrc_tcp_listen_start(msk, backlog);
 		if (err)
 			goto out;
 	}
@@ -379,8 +384,9 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 		goto out;
 	}
 	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
+again:
 	add_wait_queue_exclusive(sk_sleep(sk), &wait);
-	while (list_empty(&msk->accept_q)) {
+	while (list_empty(&msk->accept_q) && !mrc_tcp_listen_ready(msk)) {
 		if (sk->sk_state != MRC_ST_LISTEN) {
 			err = -EINVAL;
 			break;
@@ -394,11 +400,19 @@ static int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 			break;
 		}
 		sk_wait_event(sk, &timeo, !list_empty(&msk->accept_q) ||
+			      mrc_tcp_listen_ready(msk) ||
 			      sk->sk_state != MRC_ST_LISTEN, &wait);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 	if (err)
 		goto out;
+	if (list_empty(&msk->accept_q)) {
+		/* A plain TCP client (MRC_SO_ACCEPT_TCP). */
+		err = mrc_tcp_listen_accept(msk, newsock, flags);
+		if (err == -EAGAIN)
+			goto again;	/* another accept() took it */
+		goto out;
+	}
 
 	spin_lock_bh(&msk->child_lock);
 	child = list_first_entry_or_null(&msk->accept_q, struct mrc_sock, child_node);
@@ -464,7 +478,8 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 	state = READ_ONCE(sk->sk_state);
 
 	if (state == MRC_ST_LISTEN)
-		return READ_ONCE(sk->sk_ack_backlog) ? EPOLLIN | EPOLLRDNORM : 0;
+		return READ_ONCE(sk->sk_ack_backlog) || mrc_tcp_listen_ready(msk) ?
+		       EPOLLIN | EPOLLRDNORM : 0;
 
 	if (READ_ONCE(sk->sk_err) || !skb_queue_empty_lockless(&sk->sk_error_queue))
 		mask |= EPOLLERR;
@@ -511,8 +526,10 @@ static int mrc_shutdown(struct socket *sock, int how)
 		break;
 	case MRC_ST_LISTEN:
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
-		if (how & RCV_SHUTDOWN)
+		if (how & RCV_SHUTDOWN) {
 			mrc_cm_listener_stop(msk);
+			mrc_tcp_listen_stop(msk);
+		}
 		break;
 	default:
 		err = -ENOTCONN;
@@ -620,8 +637,10 @@ static int mrc_release(struct socket *sock)
 		mrc_sk_done(msk, 0);
 	release_sock(sk);
 
-	if (listener)
+	if (listener) {
 		mrc_cm_listener_flush(msk);
+		mrc_tcp_listen_stop(msk);
+	}
 	sock->sk = NULL;
 	sock_put(sk);
 	return 0;
@@ -715,6 +734,14 @@ static void mrc6_sk_init_inet(struct sock *sk)
 	sk->sk_ipv6only = 1;
 }
 
+/*
+ * MRC sockets get a lock class of their own: an AF_INET6 one would share
+ * inet6's, and a listener with MRC_SO_ACCEPT_TCP takes its TCP listener's
+ * lock inside its own (mrc_tcp_listen.c).
+ */
+static struct lock_class_key mrc_slock_key;
+static struct lock_class_key mrc_sk_lock_key;
+
 /**
  * mrc_sock_init() - initialise the MRC part of a new socket, after
  * sock_init_data() (and, for AF_INET6, the rest of inet6_create()).
@@ -724,6 +751,8 @@ void mrc_sock_init(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
 
+	sock_lock_init_class_and_name(sk, "slock-MRC", &mrc_slock_key,
+				      "sk_lock-MRC", &mrc_sk_lock_key);
 	sk->sk_state = MRC_ST_CLOSED;
 	sk->sk_destruct = mrc_sk_destruct;
 	sk->sk_backlog_rcv = sk->sk_prot->backlog_rcv;

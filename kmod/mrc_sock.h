@@ -63,6 +63,9 @@ struct mrc_skb_cb {
  * @fastopen_connect: TCP_FASTOPEN_CONNECT as set (accepted, not used).
  * @fastopen_no_cookie: TCP_FASTOPEN_NO_COOKIE as set (accepted, not used).
  * @freebind: IPV6_FREEBIND: bind() accepts an address not (yet) local.
+ * @accept_tcp: MRC_SO_ACCEPT_TCP: listen on TCP too.
+ * @v6only: IPV6_V6ONLY was set to 1 (the TCP listener of @accept_tcp is
+ *	then IPv6 only; MRC always is).
  * @recverr: IPV6_RECVERR as set (accepted, not used).
  * @autoflowlabel: IPV6_AUTOFLOWLABEL as set (the flow label carries
  *	the EV whatever it says).
@@ -91,6 +94,8 @@ struct mrc_sock_opts {
 	   fastopen_no_cookie:1,
 	   freebind:1,
 	   recverr:1;
+	u8 accept_tcp:1,
+	   v6only:1;
 	u8 autoflowlabel;
 	u8 mtu_discover;
 	u32 addr_prefs;
@@ -151,6 +156,9 @@ struct mrc_sock_opts {
  * @mib_folded: the engine's totals already added to the namespace MIB.
  * @route_caches: the routes the paths of @routes keep (@ncands of them).
  * @opts: TCP- and IPv6-level options (drop-in sockets; AF_MRC too).
+ * @tcp_listener: listener with MRC_SO_ACCEPT_TCP: its TCP socket on the
+ *	same port (mrc_tcp_listen.c).
+ * @tcp_data_ready: the TCP listener's own data_ready callback.
  */
 struct mrc_sock {
 	union {
@@ -203,6 +211,8 @@ struct mrc_sock {
 	struct mrc_conn_totals mib_folded;
 	struct mrc_route_cache *route_caches;
 	struct mrc_sock_opts opts;
+	struct socket *tcp_listener;
+	void (*tcp_data_ready)(struct sock *sk);
 };
 
 /**
@@ -240,6 +250,11 @@ int mrc_setsockopt(struct socket *sock, int level, int optname,
 int mrc_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen);
 int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
+int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog);
+void mrc_tcp_listen_stop(struct mrc_sock *msk);
+bool mrc_tcp_listen_ready(const struct mrc_sock *msk);
+int mrc_tcp_listen_accept(struct mrc_sock *msk, struct socket *newsock,
+			  int flags);
 void mrc_keepalive(struct sock *sk, int on);
 
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);

@@ -75,6 +75,22 @@ static int mrc_setsockopt_mrc(struct mrc_sock *msk, int optname,
 	int err = 0;
 
 	switch (optname) {
+	case MRC_SO_ACCEPT_TCP: {
+		int val;
+
+		if (sk->sk_family != AF_INET6)
+			return -EOPNOTSUPP;
+		err = mrc_opt_get_int(optval, optlen, &val);
+		if (err)
+			return err;
+		lock_sock(sk);
+		if (sk->sk_state != MRC_ST_CLOSED)
+			err = -EISCONN;	/* before listen(), as MRC_SO_POLICY */
+		else
+			msk->opts.accept_tcp = !!val;
+		release_sock(sk);
+		return err;
+	}
 	case MRC_SO_POLICY:
 		if (optlen == 0 || optlen >= sizeof(name))
 			return -EINVAL;
@@ -116,6 +132,16 @@ static int mrc_getsockopt_mrc(struct mrc_sock *msk, int optname,
 		err = mrc_glue_info(msk, optval, optlen);
 		release_sock(sk);
 		return err;
+	case MRC_SO_ACCEPT_TCP: {
+		int val;
+
+		if (sk->sk_family != AF_INET6)
+			return -EOPNOTSUPP;
+		lock_sock(sk);
+		val = msk->opts.accept_tcp;
+		release_sock(sk);
+		return mrc_opt_put_int(optval, optlen, val);
+	}
 	default:
 		return -ENOPROTOOPT;
 	}
@@ -504,7 +530,10 @@ static int mrc_ipv6_set(struct mrc_sock *msk, int optname, int val)
 
 	switch (optname) {
 	case IPV6_V6ONLY:
-		/* Always IPv6 only; 0 is accepted, mapped addresses still fail. */
+		/* MRC is always IPv6 only, and refuses mapped addresses; the
+		 * value goes to the TCP listener of MRC_SO_ACCEPT_TCP.
+		 */
+		o->v6only = !!val;
 		return 0;
 	case IPV6_TCLASS:
 		if (val < -1 || val > 0xff)

@@ -86,6 +86,7 @@ const char *const kMibNames[] = {
     "PortStatusRecv",
     "OutRouteLookups",
     "HsUnreachable",
+    "TcpAccepted",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

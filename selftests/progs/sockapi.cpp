@@ -34,7 +34,8 @@
 namespace {
 
 int g_af = MRC_AF_DEFAULT;
-int g_proto = 0; // IPPROTO_MRC with AF_INET6
+int g_mrc_af = MRC_AF_DEFAULT; // AF_MRC, even in inet6 mode
+int g_proto = 0;               // IPPROTO_MRC with AF_INET6
 bool g_inet6 = false;
 int g_n = 0;
 int g_failed = 0;
@@ -383,6 +384,79 @@ bool read_all(int fd, char *buf, size_t n)
 	return true;
 }
 
+// MRC_SO_ACCEPT_TCP: one listener, reached by MRC and by plain TCP clients;
+// accept() returns each as what it is.
+void test_accept_tcp()
+{
+	int one = 1;
+	Fd l = sock(SOCK_STREAM);
+	check(setsockopt(l, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)) == 0 &&
+		  int_opt(l, SOL_MRC, MRC_SO_ACCEPT_TCP) == 1,
+	      "MRC_SO_ACCEPT_TCP set and read back");
+	auto any = addr("::", 0);
+	if (bind(l, sa(any), sizeof(any)) < 0 || listen(l, 8) < 0) {
+		check(false, "listen with MRC_SO_ACCEPT_TCP", std::strerror(errno));
+		return;
+	}
+	uint16_t port = port_of(l);
+	check_errno(setsockopt(l, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)), EISCONN,
+		    "MRC_SO_ACCEPT_TCP only before listen()");
+
+	Fd t(socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP));
+	sockaddr_in6 to{};
+	to.sin6_family = AF_INET6;
+	to.sin6_port = htons(port);
+	inet_pton(AF_INET6, "::1", &to.sin6_addr);
+	check(connect(t, reinterpret_cast<sockaddr *>(&to), sizeof(to)) == 0,
+	      "a plain TCP client connects to the MRC listener's port");
+	pollfd p{l, POLLIN, 0};
+	check(poll(&p, 1, 20000) == 1 && (p.revents & POLLIN),
+	      "... which makes the listener readable");
+	sockaddr_in6 from{};
+	socklen_t flen = sizeof(from);
+	Fd a(accept4(l, reinterpret_cast<sockaddr *>(&from), &flen, SOCK_CLOEXEC));
+	check(a >= 0 && int_opt(a, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_TCP,
+	      "accept() returns it as a TCP socket",
+	      "protocol " + std::to_string(int_opt(a, SOL_SOCKET, SO_PROTOCOL)));
+	sockaddr_in6 tname{};
+	socklen_t tlen = sizeof(tname);
+	getsockname(t, reinterpret_cast<sockaddr *>(&tname), &tlen);
+	check(flen == sizeof(from) && from.sin6_port == tname.sin6_port,
+	      "... with the TCP client's address");
+	sockaddr_in6 peer{};
+	socklen_t plen = sizeof(peer);
+	check(getpeername(a, reinterpret_cast<sockaddr *>(&peer), &plen) == 0 &&
+		  peer.sin6_port == tname.sin6_port,
+	      "... getpeername() on it names the client");
+	char buf[8] = {};
+	std::thread later([&]() {
+		std::this_thread::sleep_for(std::chrono::milliseconds(200));
+		send(t, "tcp!", 4, 0);
+	});
+	pollfd pa{a, POLLIN, 0};
+	check(poll(&pa, 1, 20000) == 1 && (pa.revents & POLLIN),
+	      "... poll() wakes on its data (TCP's own callbacks)");
+	later.join();
+	check(read_all(a, buf, 4) && std::string(buf, 4) == "tcp!", "... and carries its bytes");
+	Fd t2(socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP));
+	check(connect(t2, reinterpret_cast<sockaddr *>(&to), sizeof(to)) == 0 &&
+		  poll(&p, 1, 20000) == 1,
+	      "a second TCP client wakes the listener too");
+	Fd a2(accept(l, nullptr, nullptr));
+	check(a2 >= 0 && int_opt(a2, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_TCP,
+	      "... and is accepted as TCP");
+
+	Fd m = sock(SOCK_STREAM);
+	auto ma = addr("::1", port);
+	check(connect(m, sa(ma), sizeof(ma)) == 0, "an MRC client reaches the same listener");
+	Fd b(accept(l, nullptr, nullptr));
+	check(b >= 0 && int_opt(b, SOL_SOCKET, SO_PROTOCOL) == g_proto,
+	      "... and is accepted as MRC");
+	Fd af(socket(g_mrc_af, SOCK_STREAM, 0));
+	check_errno(setsockopt(af, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)), EOPNOTSUPP,
+		    "MRC_SO_ACCEPT_TCP is for AF_INET6 sockets");
+}
+
 // What only the drop-in for TCP needs: the inet6 view of the socket, the
 // TCP options and ioctls that TCP programs use, sendfile and splice, and
 // the flags MRC refuses. Documentation/socket-options.md lists every
@@ -502,6 +576,8 @@ void test_inet6_dropin()
 		  std::string(buf, 11) == "firstsecond",
 	      "sendmmsg() (MSG_BATCH) sends both");
 
+	test_accept_tcp();
+
 	check_errno(send(c, "x", 1, MSG_ZEROCOPY), EOPNOTSUPP, "MSG_ZEROCOPY is refused");
 	check_errno(setsockopt(c, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)), EOPNOTSUPP,
 		    "SO_ZEROCOPY is refused");
@@ -604,6 +680,7 @@ int main(int argc, char **argv)
 	std::ifstream f("/sys/module/mrc/parameters/af");
 	if (f)
 		f >> g_af;
+	g_mrc_af = g_af;
 	if (argc > 1 && std::string(argv[1]) == "inet6") {
 		g_inet6 = true;
 		g_af = AF_INET6;

@@ -101,6 +101,23 @@ mrc_check_eq "a plain TCP server behind MRC: iperf3 completes over TCP" 0 "$?"
 mrc_check "... after b refused at the MRC level (HsRejected)" \
 	test "$(mrc_mib "$b" HsRejected)" -gt "$rej0"
 
+# ---- a server under mrcize, a client without MRC ----
+tcpacc0=$(mrc_mib "$b" TcpAccepted)
+bg_in_ns "$b" "$MRCIZE" run -- iperf3 --forceflush -s -1 -p 5208 > "$res/s7.out" 2>&1
+listening "$res/s7.out"
+in_ns "$a" iperf3 -6 -c fd10::2 -p 5208 -n 1M -J > "$res/c7.json" 2>&1
+mrc_check_eq "a plain iperf3 client reaches an iperf3 server under mrcize" 0 "$?"
+# iperf3's control and data connections: both plain TCP, both accepted by
+# the MRC listener (MRC_SO_ACCEPT_TCP). Fails if mrcize's listener takes
+# MRC only.
+mrc_check "... whose MRC listener accepted both its TCP connections" \
+	test "$(($(mrc_mib "$b" TcpAccepted) - tcpacc0))" -eq 2
+bg_in_ns "$b" "$MRCIZE" run --strict -- iperf3 --forceflush -s -1 -p 5209 > "$res/s8.out" 2>&1
+listening "$res/s8.out"
+in_ns "$a" iperf3 -6 -c fd10::2 -p 5209 -n 1M > "$res/c8.out" 2>&1
+mrc_check "--strict on the server: MRC only, a plain client is refused" \
+	grep -q "Connection refused" "$res/c8.out"
+
 # ---- filters ----
 bg_in_ns "$b" "$MRCIZE" run --ports 5206 -- iperf3 --forceflush -s -1 -p 5205 > "$res/s5.out" 2>&1
 listening "$res/s5.out"
@@ -138,7 +155,10 @@ in_ns "$a" "$MRCIZE" disable --unit-dir "$unit" iperf3.service
 mrc_check "disable removes it" test ! -e "$unit/iperf3.service.d/mrcize.conf"
 
 # Last: without the module (it is not installed, so nothing autoloads).
-ip netns del "$a"; ip netns del "$b"; ip netns del "$c"
+for ns in "$a" "$b" "$c"; do	# servers still waiting (the --strict one)
+	ip netns pids "$ns" | xargs -r kill -9
+	ip netns del "$ns"
+done
 _mrc_namespaces=()
 mrc_wait_for 60 rmmod mrc
 out=$("$MRCIZE" run -- true 2>&1)

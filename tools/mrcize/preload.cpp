@@ -616,6 +616,16 @@ int do_listen(int fd, int backlog)
 		gl.n.filtered++;
 		return gl.real.listen(fd, backlog);
 	}
+	// Clients without MRC still reach the program: the MRC listener also
+	// accepts plain TCP on its port (the kernel's MRC_SO_ACCEPT_TCP),
+	// unless --strict wants MRC only.
+	if (!gl.cfg.strict) {
+		int one = 1;
+		if (gl.real.setsockopt(fd, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)) < 0 &&
+		    gl.cfg.verbose)
+			say("listener on port %u accepts MRC only (MRC_SO_ACCEPT_TCP: %s)", port,
+			    errno_name(errno).c_str());
+	}
 	int r = gl.real.listen(fd, backlog);
 	int e = errno;
 	if (r == 0)

@@ -816,6 +816,8 @@ enum mrc_event_attr {
  * @MRC_MIB_HS_UNREACHABLE: connection requests answered by an ICMPv6 port
  *	unreachable: the peer host runs no MRC (connect() fails with
  *	ECONNREFUSED at once).
+ * @MRC_MIB_TCP_ACCEPTED: plain TCP connections accepted by MRC listeners
+ *	(MRC_SO_ACCEPT_TCP).
  * @__MRC_MIB_MAX: number of counters (plus one).
  * @MRC_MIB_MAX: highest counter.
  */
@@ -871,6 +873,7 @@ enum mrc_mib {
 	MRC_MIB_PORT_STATUS_RECV,
 	MRC_MIB_OUT_ROUTE_LOOKUPS,
 	MRC_MIB_HS_UNREACHABLE,
+	MRC_MIB_TCP_ACCEPTED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
@@ -892,10 +895,16 @@ enum mrc_mib {
  *	namespace has no such policy). Accepted connections inherit the
  *	listener's.
  * @MRC_SO_INFO: read-only: a struct mrc_info about the connection.
+ * @MRC_SO_ACCEPT_TCP: an int, set before listen() on an AF_INET6 socket
+ *	(IPPROTO_MRC): the listener also accepts plain TCP connections on
+ *	the same port (dual-stack unless IPV6_V6ONLY was set to 1), and
+ *	accept() returns them as TCP sockets, so that clients without MRC
+ *	still reach a program that mrcize converted. EOPNOTSUPP on AF_MRC.
  */
 enum mrc_sockopt {
 	MRC_SO_POLICY = 1,
 	MRC_SO_INFO = 2,
+	MRC_SO_ACCEPT_TCP = 3,
 };
 
 /* Sizes of the arrays of struct mrc_info (fixed: they are ABI). */
