@@ -3,17 +3,18 @@
 """Goodput and stalls of an iperf3 run, from its --json output, as shell
 assignments for the apps tests (selftests/tests/80-apps-iperf3.sh).
 
-  iperf3_summary.py PREFIX CLIENT.json rx|tx [S,E ...]
+  iperf3_summary.py PREFIX RECEIVER.json CLIENT.json [S,E ...]
 
-CLIENT.json is the client's --json --get-server-output; the receiving
-side's intervals (-i 0.1) are the client's own with -R (pass rx: the
-client received), the server's otherwise (tx). S,E: fault windows in
+RECEIVER.json is the receiving side's --json output (the client's with
+-R, the server's otherwise), whose intervals (-i 0.1) count what
+arrived; CLIENT.json the client's, for its error (the test ends a run
+with SIGINT: "interrupt - the client has terminated"). S,E: fault windows in
 seconds from the moment the test saw data arrive, which is up to about
 half a second after iperf3's own start of the test (its interval clock):
 a window is taken as [S, E + 0.5] so that it covers the fault wherever it
 really was, and the intervals within 1.5 s after it are left out of the
 fault-free yardstick. Prints (times in ms, rates in Mbit/s):
-  PREFIX_goodput_mbps, PREFIX_bytes, PREFIX_error (iperf3's, or -)
+  PREFIX_goodput_mbps, PREFIX_bytes, PREFIX_error (the client's, or -)
   PREFIX_base_stall_ms, PREFIX_base_mbps
           the longest run of intervals in which nothing arrived, and the
           goodput, outside the fault windows
@@ -40,15 +41,17 @@ def mbps(iv):
 
 
 def main():
-    pre, path, side = sys.argv[1], sys.argv[2], sys.argv[3]
+    pre, rx_path, cli_path = sys.argv[1], sys.argv[2], sys.argv[3]
     wins = [tuple(float(x) for x in w.split(",")) for w in sys.argv[4:]]
-    try:
-        j = json.load(open(path))
-    except (OSError, ValueError) as e:
-        j = {"error": f"no JSON: {e}"}
-    rx = j if side == "rx" else j.get("server_output_json", {})
+
+    def load(path):
+        try:
+            return json.load(open(path))
+        except (OSError, ValueError) as e:
+            return {"error": f"no JSON in {path}: {e}"}
+    rx, cli = load(rx_path), load(cli_path)
     iv = [i["sum"] for i in rx.get("intervals", [])]
-    err = j.get("error") or rx.get("error")
+    err = cli.get("error")
     out = {"bytes": sum(i["bytes"] for i in iv), "goodput_mbps": mbps(iv),
            "error": "-" if not err else err.replace("'", " ")}
     base = [i for i in iv if not any(i["end"] >= s - 0.2 and i["start"] <= e + 1.5
