@@ -22,17 +22,26 @@ packages=(
 	# plots of make demo and make bench
 	python3-matplotlib
 )
+# Unmodified applications of the apps tests (selftests/tests/8x-apps-*):
+# installed without their recommendations (python3-torch recommends a
+# few hundred MB of build tools and extras the tests do not use).
+apps_packages=(python3-torch openmpi-bin libopenmpi-dev iperf3)
 if [ "${1:-}" = "--bench" ]; then
 	packages+=(iperf3 mptcpize python3-matplotlib linux-perf)
 fi
 
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
 missing=()
 for p in "${packages[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing+=("$p")
-	fi
+	installed "$p" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
+apps_missing=()
+for p in "${apps_packages[@]}"; do
+	installed "$p" || apps_missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ] && [ ${#apps_missing[@]} -eq 0 ]; then
 	exit 0
 fi
 
@@ -41,10 +50,15 @@ if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
 	sudo=sudo
 fi
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing ${missing[*]} ${apps_missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-$sudo apt-get install -y -q "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+	$sudo apt-get install -y -q "${missing[@]}"
+fi
+if [ ${#apps_missing[@]} -gt 0 ]; then
+	$sudo apt-get install -y -q --no-install-recommends "${apps_missing[@]}"
+fi
 
 # The kernel image and its headers must be the same version.
 "$(dirname "$0")/../selftests/vm/kver.sh" >/dev/null

@@ -5,7 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 files=$(git ls-files 'lib/*.cpp' 'lib/*.hpp' 'lib/*.cc' 'tools/*.cpp' 'tools/*.hpp' \
 	'tools/*.cc' 'uapi/tests/*.cc' 'kmod/core/tests/*.cc' 'kmod/core/sim/*.cc' \
-	'kmod/core/sim/*.cpp' 'kmod/core/sim/*.hpp' 'selftests/progs/*.cpp' 'bench/*.cc')
+	'kmod/core/sim/*.cpp' 'kmod/core/sim/*.hpp' 'selftests/progs/*.cpp' 'selftests/progs/*.c' 'bench/*.cc')
 [ -n "$files" ] || exit 0
 if ! clang-format --dry-run --Werror $files; then
 	echo "lint-userspace: run clang-format -i on the files above" >&2

@@ -2,36 +2,58 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The reference fabric of the MRC selftests (Documentation/testing.md):
-# two hosts, P planes, S spines per plane, every router a namespace.
+# H hosts (2 by default, up to 6), P planes, S spines per plane, every
+# router a namespace. Each plane is a leaf-spine network: every host has
+# its own leaf (T0) in every plane, and every spine of a plane (T1) is
+# linked to every leaf of that plane.
 #
 #   host A -- T0a[p] -- T1[p][s] -- T0b[p] -- host B      p < P, s < S
+#                          |
+#             host C -- T0c[p]    (and D, E, F: T0d[p], ...)
 #
-# Source the file after lib.sh, then call mrc_fabric_build [P] [S].
+# Source the file after lib.sh, then call mrc_fabric_build [P] [S] [H].
+# With H = 2 (the default) the fabric is exactly the two-host one every
+# fabric test was written for; more hosts only add namespaces, links and
+# routes, and leave A's and B's names, devices, addresses and uSIDs alone.
 #
-# Addressing
-#   hosts      A = fd00:a::1, B = fd00:b::1 on lo: one address each,
-#              reachable through every plane (plane-independent)
+# Addressing (host letters a..f: the letter is a hex digit)
+#   hosts      A = fd00:a::1, B = fd00:b::1, C = fd00:c::1, ... on lo: one
+#              address each, reachable through every plane
+#              (plane-independent)
 #   links      fd01:<p>:<link>::1 / ::2 /64
 #   uSIDs      locator block fc00:0::/32, 16-bit uSIDs:
-#              T0a[p] = 1p00, T1[p][s] = 2p0s, T0b[p] = 3p00 (hex),
-#              host A = e00a, host B = e00b (End.DT6 into the local
+#              T0a[p] = 1p00, T1[p][s] = 2p0s, T0b[p] = 3p00,
+#              T0c[p] = 4p00, T0d[p] = 5p00, T0e[p] = 6p00, T0f[p] = 7p00
+#              (hex), host X = e00x (End.DT6 into the local
 #              table 255, where a host's own address lives, on a dummy
 #              device: IPv6 turns routes via lo into reject routes)
-#   A path from A to B on plane p, spine s is the uSID container
+#   A path from host X to host Y on plane p, spine s is the uSID
+#   container fc00:0:T0x[p]:T1[p][s]:T0y[p]:e00y:: , from A to B
 #   fc00:0:1p00:2p0s:3p00:e00b:: ; routers run End with next-csid.
-#   Plain routes to the host addresses use ECMP over the spines (and over
-#   the planes at the hosts), for entropy mode. The kernel's default IPv6
+#   Plain routes between every pair of hosts use ECMP over the spines at
+#   the leaves and over the planes at the hosts, for TCP and for entropy
+#   mode. The kernel's default IPv6
 #   multipath hash (fib_multipath_hash_policy 0) covers the addresses,
 #   the next header and the flow label, which carries the EV: that is
 #   enough to spread an entropy path's packets, no L4 hash needed.
 #
 # After mrc_fabric_build: FAB_A, FAB_B (namespaces), FAB_A_ADDR,
-# FAB_B_ADDR, FAB_P, FAB_S; plane p's device on a host is "pl<p>".
+# FAB_B_ADDR, FAB_P, FAB_S, FAB_H; every host, A and B first, in
+# FAB_HOSTS (letters), FAB_HOST_NS (namespaces) and FAB_HOST_ADDR
+# (addresses), index i of each the same host; plane p's device on a
+# host is "pl<p>", its address "mrc_fabric_plane_addr X P".
 
 FAB_A_ADDR=fd00:a::1
 FAB_B_ADDR=fd00:b::1
 FAB_A_PLANE_ADDR=()
 FAB_B_PLANE_ADDR=()
+FAB_HOSTS=()
+FAB_HOST_NS=()
+FAB_HOST_ADDR=()
+_FAB_LETTERS=(a b c d e f)
+declare -gA _fab_plane_addr=()	# "x p": host x's address on plane p
+declare -gA _fab_host_nh=()	# x: host x's nexthops, one per plane
+declare -gA _fab_up_nh=()	# "x p": T0x[p]'s nexthops, one per spine
 
 _fab_ns() { # role -> namespace name
 	echo "mrc-$1-$$"
@@ -50,29 +72,53 @@ _fab_usid() { # role p [s]
 	t0a) printf '1%x00' "$2" ;;
 	t1) printf '2%x0%x' "$2" "$3" ;;
 	t0b) printf '3%x00' "$2" ;;
-	a) echo e00a ;;
-	b) echo e00b ;;
+	t0[c-f]) printf '%x%x00' $((0x${1#t0} - 8)) "$2" ;;	# c: 4p00 ... f: 7p00
+	[a-f]) echo "e00$1" ;;
 	esac
 }
 
-# mrc_fabric_usid FROM(a|b) P S: the uSID container of that path.
-mrc_fabric_usid() {
-	local p=$2 s=$3
-	if [ "$1" = a ]; then
-		echo "fc00:0:$(_fab_usid t0a "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid t0b "$p"):$(_fab_usid b)::"
+# _fab_to FROM [TO]: the destination host of a path; with two hosts the
+# other one.
+_fab_to() {
+	if [ -n "${2:-}" ]; then
+		echo "$2"
+	elif [ "$1" = a ]; then
+		echo b
 	else
-		echo "fc00:0:$(_fab_usid t0b "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid t0a "$p"):$(_fab_usid a)::"
+		echo a
 	fi
 }
 
-# mrc_fabric_segs FROM P S: the same path as an SRH segment list.
+# mrc_fabric_usid FROM P S [TO]: the uSID container of the path from host
+# FROM to host TO (letters; TO defaults to the other of a and b) on plane
+# P, spine S.
+mrc_fabric_usid() {
+	local p=$2 s=$3 to
+	to=$(_fab_to "$1" "${4:-}")
+	echo "fc00:0:$(_fab_usid "t0$1" "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid "t0$to" "$p"):$(_fab_usid "$to")::"
+}
+
+# mrc_fabric_segs FROM P S [TO]: the same path as an SRH segment list.
 mrc_fabric_segs() {
-	local p=$2 s=$3
-	if [ "$1" = a ]; then
-		echo "fc00:0:$(_fab_usid t0a "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid t0b "$p")::,fc00:0:$(_fab_usid b)::"
-	else
-		echo "fc00:0:$(_fab_usid t0b "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid t0a "$p")::,fc00:0:$(_fab_usid a)::"
-	fi
+	local p=$2 s=$3 to
+	to=$(_fab_to "$1" "${4:-}")
+	echo "fc00:0:$(_fab_usid "t0$1" "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid "t0$to" "$p")::,fc00:0:$(_fab_usid "$to")::"
+}
+
+# mrc_fabric_host_ns X / mrc_fabric_host_addr X: host X's namespace and
+# address (X a letter, a..f).
+mrc_fabric_host_ns() {
+	_fab_ns "$1"
+}
+
+mrc_fabric_host_addr() {
+	echo "fd00:$1::1"
+}
+
+# mrc_fabric_plane_addr X P: host X's address on plane P (its end of the
+# link to T0x[P]).
+mrc_fabric_plane_addr() {
+	echo "${_fab_plane_addr[$1 $2]}"
 }
 
 # Building runs few processes (each costs a lot under emulation): every
@@ -111,14 +157,28 @@ _fab_end() { # ns usid dev: this router's End with next-csid
 	_fab_cmd "$1" "route add fc00:0:$2::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $3"
 }
 
-# mrc_fabric_build [P] [S]: build the fabric (default 4 planes, 2 spines).
-# FAB_MTU (default 9000) sets every link's MTU.
+# mrc_fabric_build [P] [S] [H]: build the fabric (default 4 planes, 2
+# spines, 2 hosts; at most 6 hosts). FAB_MTU (default 9000) sets every
+# link's MTU.
 mrc_fabric_build() {
 	FAB_P=${1:-4}
 	FAB_S=${2:-2}
+	FAB_H=${3:-2}
 	FAB_MTU=${FAB_MTU:-9000}
+	if [ "$FAB_H" -lt 2 ] || [ "$FAB_H" -gt ${#_FAB_LETTERS[@]} ]; then
+		echo "mrc_fabric_build: 2 to ${#_FAB_LETTERS[@]} hosts, not $FAB_H" >&2
+		return 1
+	fi
 	FAB_A=$(_fab_ns a)
 	FAB_B=$(_fab_ns b)
+	FAB_HOSTS=("${_FAB_LETTERS[@]:0:FAB_H}")
+	FAB_HOST_NS=()
+	FAB_HOST_ADDR=()
+	local x
+	for x in "${FAB_HOSTS[@]}"; do
+		FAB_HOST_NS+=("$(_fab_ns "$x")")
+		FAB_HOST_ADDR+=("$(mrc_fabric_host_addr "$x")")
+	done
 	_fab_dir=$(mktemp -d /tmp/fabric.XXXXXX)
 	local p s t0a t0b t1 f
 	local a_nh="" b_nh="" up_a up_b
@@ -151,6 +211,7 @@ mrc_fabric_build() {
 		# host A -- T0a[p]
 		_fab_link "$FAB_A" "pl$p" "$t0a" host "$p"
 		FAB_A_PLANE_ADDR[p]=$FAB_LA
+		_fab_plane_addr["a $p"]=$FAB_LA
 		_fab_cmd "$FAB_A" "route add fc00:0:$(_fab_usid t0a "$p")::/48 via $FAB_LB dev pl$p"
 		_fab_cmd "$t0a" "route add fc00:0:$(_fab_usid a)::/48 via $FAB_LA dev host"
 		_fab_cmd "$t0a" "route add $FAB_A_ADDR/128 via $FAB_LA dev host"
@@ -160,6 +221,7 @@ mrc_fabric_build() {
 		# T0b[p] -- host B
 		_fab_link "$t0b" host "$FAB_B" "pl$p" "$p"
 		FAB_B_PLANE_ADDR[p]=$FAB_LB
+		_fab_plane_addr["b $p"]=$FAB_LB
 		_fab_cmd "$FAB_B" "route add fc00:0:$(_fab_usid t0b "$p")::/48 via $FAB_LA dev pl$p"
 		_fab_cmd "$t0b" "route add fc00:0:$(_fab_usid b)::/48 via $FAB_LB dev host"
 		_fab_cmd "$t0b" "route add $FAB_B_ADDR/128 via $FAB_LB dev host"
@@ -189,11 +251,16 @@ mrc_fabric_build() {
 		done
 		_fab_cmd "$t0a" "route add $FAB_B_ADDR/128$up_a"
 		_fab_cmd "$t0b" "route add $FAB_A_ADDR/128$up_b"
+		_fab_up_nh["a $p"]=$up_a
+		_fab_up_nh["b $p"]=$up_b
 	done
 	# Hosts: the peer's address over every plane (entropy mode, and the
 	# source address connect() picks).
 	_fab_cmd "$FAB_A" "route add $FAB_B_ADDR/128 src $FAB_A_ADDR$a_nh"
 	_fab_cmd "$FAB_B" "route add $FAB_A_ADDR/128 src $FAB_B_ADDR$b_nh"
+	_fab_host_nh[a]=$a_nh
+	_fab_host_nh[b]=$b_nh
+	[ "$FAB_H" -gt 2 ] && _fab_more_hosts
 
 	ip -batch "$_fab_dir/netns" || return 1
 	ip -batch "$_fab_dir/root" || return 1
@@ -202,6 +269,70 @@ mrc_fabric_build() {
 	done
 	# Kept for mrc_fabric_link_up, which replays a device's commands.
 	mrc_on_exit "rm -rf $_fab_dir"
+}
+
+# _fab_more_hosts: queue hosts C, D, ... (mrc_fabric_build, after A and B,
+# whose commands it leaves as they are): each host gets a leaf per plane,
+# linked to every spine of the plane, and plain routes (ECMP) to and from
+# every other host.
+_fab_more_hosts() {
+	local x y p s h t0 t1 addr i
+	for x in "${FAB_HOSTS[@]:2}"; do
+		h=$(_fab_ns "$x")
+		addr=$(mrc_fabric_host_addr "$x")
+		_fab_ns_add "$h"
+		_fab_cmd "$h" "addr add $addr/128 dev lo"
+		_fab_cmd "$h" "link add name dt0 type dummy"
+		_fab_cmd "$h" "link set dt0 up"
+		_fab_cmd "$h" "route add fc00:0:$(_fab_usid "$x")::/48 encap seg6local action End.DT6 table 255 dev dt0"
+		_fab_host_nh[$x]=""
+	done
+	for p in $(seq 0 $((FAB_P - 1))); do
+		for x in "${FAB_HOSTS[@]:2}"; do
+			h=$(_fab_ns "$x")
+			addr=$(mrc_fabric_host_addr "$x")
+			t0=$(mrc_fabric_ns "t0$x" "$p")
+			_fab_ns_add "$t0"
+			# host X -- T0x[p]
+			_fab_link "$h" "pl$p" "$t0" host "$p"
+			_fab_plane_addr["$x $p"]=$FAB_LA
+			_fab_cmd "$h" "route add fc00:0:$(_fab_usid "t0$x" "$p")::/48 via $FAB_LB dev pl$p"
+			_fab_cmd "$t0" "route add fc00:0:$(_fab_usid "$x")::/48 via $FAB_LA dev host"
+			_fab_cmd "$t0" "route add $addr/128 via $FAB_LA dev host"
+			_fab_host_nh[$x]="${_fab_host_nh[$x]} nexthop via $FAB_LB dev pl$p"
+			_fab_end "$t0" "$(_fab_usid "t0$x" "$p")" host
+			_fab_up_nh["$x $p"]=""
+			for s in $(seq 0 $((FAB_S - 1))); do
+				# T0x[p] -- T1[p][s]
+				t1=$(mrc_fabric_ns t1 "$p" "$s")
+				_fab_link "$t0" "up$s" "$t1" "down-$x" "$p"
+				_fab_cmd "$t0" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LB dev up$s"
+				_fab_cmd "$t1" "route add fc00:0:$(_fab_usid "t0$x" "$p")::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t1" "route add fc00:0:$(_fab_usid "$x")::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t1" "route add $addr/128 via $FAB_LA dev down-$x"
+				_fab_up_nh["$x $p"]="${_fab_up_nh[$x $p]} nexthop via $FAB_LB dev up$s"
+			done
+		done
+		# Every leaf reaches every other host over the plane's spines
+		# (A's and B's routes to each other exist already).
+		for x in "${FAB_HOSTS[@]}"; do
+			t0=$(mrc_fabric_ns "t0$x" "$p")
+			for y in "${FAB_HOSTS[@]}"; do
+				[ "$x" = "$y" ] && continue
+				case $x$y in ab | ba) continue ;; esac
+				_fab_cmd "$t0" "route add $(mrc_fabric_host_addr "$y")/128${_fab_up_nh[$x $p]}"
+			done
+		done
+	done
+	# Every host reaches every other host over all planes.
+	for i in "${!FAB_HOSTS[@]}"; do
+		x=${FAB_HOSTS[i]}
+		for y in "${FAB_HOSTS[@]}"; do
+			[ "$x" = "$y" ] && continue
+			case $x$y in ab | ba) continue ;; esac
+			_fab_cmd "${FAB_HOST_NS[i]}" "route add $(mrc_fabric_host_addr "$y")/128 src $(mrc_fabric_host_addr "$x")${_fab_host_nh[$x]}"
+		done
+	done
 }
 
 # mrc_fabric_link_up NS DEV: bring a fabric link back after
@@ -213,43 +344,42 @@ mrc_fabric_link_up() {
 	ip -n "$1" link set "$2" up
 }
 
-# mrc_fabric_mrc_config MODE [EVS]: configure MRC on both hosts: one
-# plane per fabric plane, and paths to the other host: usid or srh: one
-# path per spine (P x S); entropy: one path per plane standing for EVS
-# entropy values (default 16: with 2 spines, the chance that the fabric's
-# hash leaves one unused is then 2^-15 per plane).
+# mrc_fabric_mrc_config MODE [EVS]: configure MRC on every host: one
+# plane per fabric plane, and paths to every other host: usid or srh: one
+# path per spine (P x S per peer); entropy: one path per plane standing
+# for EVS entropy values (default 16: with 2 spines, the chance that the
+# fabric's hash leaves one unused is then 2^-15 per plane). Path ids: the
+# k-th other host (A, B, C... order, skipping the host itself) gets ids
+# from k x P x S (usid, srh: + p x S + s) or k x P (entropy: + p), so with
+# two hosts a path's id is p x S + s, or p.
 mrc_fabric_mrc_config() {
-	local mode=$1 evs=${2:-16} h peer from addr p s id f
-	for h in a b; do
+	local mode=$1 evs=${2:-16} h i k peer addr p s id f
+	for i in "${!FAB_HOSTS[@]}"; do
+		h=${FAB_HOSTS[i]}
 		f=$(mktemp /tmp/mrcctl.XXXXXX)
-		if [ "$h" = a ]; then
-			peer=$FAB_B_ADDR
-		else
-			peer=$FAB_A_ADDR
-		fi
 		for p in $(seq 0 $((FAB_P - 1))); do
-			if [ "$h" = a ]; then
-				addr=${FAB_A_PLANE_ADDR[p]}
-			else
-				addr=${FAB_B_PLANE_ADDR[p]}
-			fi
+			addr=$(mrc_fabric_plane_addr "$h" "$p")
 			echo "plane add $p dev pl$p saddr $addr" >> "$f"
-			if [ "$mode" = entropy ]; then
-				echo "path add $p dst $peer/128 plane $p mode entropy entropy $evs" >> "$f"
-				continue
-			fi
-			for s in $(seq 0 $((FAB_S - 1))); do
-				id=$((p * FAB_S + s))
-				if [ "$mode" = usid ]; then
-					echo "path add $id dst $peer/128 plane $p mode usid usid $(mrc_fabric_usid "$h" "$p" "$s")" >> "$f"
-				else
-					echo "path add $id dst $peer/128 plane $p mode srh segs $(mrc_fabric_segs "$h" "$p" "$s")" >> "$f"
+			k=0
+			for peer in "${FAB_HOSTS[@]}"; do
+				[ "$peer" = "$h" ] && continue
+				if [ "$mode" = entropy ]; then
+					echo "path add $((k * FAB_P + p)) dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode entropy entropy $evs" >> "$f"
+					k=$((k + 1))
+					continue
 				fi
+				for s in $(seq 0 $((FAB_S - 1))); do
+					id=$((k * FAB_P * FAB_S + p * FAB_S + s))
+					if [ "$mode" = usid ]; then
+						echo "path add $id dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode usid usid $(mrc_fabric_usid "$h" "$p" "$s" "$peer")" >> "$f"
+					else
+						echo "path add $id dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode srh segs $(mrc_fabric_segs "$h" "$p" "$s" "$peer")" >> "$f"
+					fi
+				done
+				k=$((k + 1))
 			done
 		done
-		from=$FAB_A
-		[ "$h" = b ] && from=$FAB_B
-		ip netns exec "$from" "$MRCCTL" -batch "$f" || { rm -f "$f"; return 1; }
+		in_ns "${FAB_HOST_NS[i]}" "$MRCCTL" -batch "$f" || { rm -f "$f"; return 1; }
 		rm -f "$f"
 	done
 }
@@ -303,4 +433,17 @@ mrc_fabric_spine_link() {
 # mrc_fabric_host_ping: both hosts reach each other's address.
 mrc_fabric_host_ping() {
 	ip netns exec "$FAB_A" ping -6 -c 1 -W 5 -I "$FAB_A_ADDR" "$FAB_B_ADDR" >/dev/null
+}
+
+# mrc_fabric_hosts_ping: every host reaches every other host's address
+# (over the plain routes); on failure, says which pair did not.
+mrc_fabric_hosts_ping() {
+	local i y
+	for i in "${!FAB_HOSTS[@]}"; do
+		for y in "${FAB_HOST_ADDR[@]}"; do
+			[ "$y" = "${FAB_HOST_ADDR[i]}" ] && continue
+			in_ns "${FAB_HOST_NS[i]}" ping -6 -c 1 -W 5 -I "${FAB_HOST_ADDR[i]}" "$y" >/dev/null ||
+				{ echo "${FAB_HOST_ADDR[i]} does not reach $y"; return 1; }
+		done
+	done
 }

@@ -57,7 +57,10 @@ mount -t devtmpfs dev /dev
 for m in $(cat /modules/order); do
 	insmod /modules/$m || echo "initramfs: insmod $m failed"
 done
-if ! mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144 hostroot /newroot; then
+# mrc_vm_9p_cache=MODE on the command line (MRC_VM_APPEND) sets the 9p
+# cache mode of the root (default: none, every read goes to the host).
+cache=$(sed -n 's/.*mrc_vm_9p_cache=\([^ ]*\).*/\1/p' /proc/cmdline)
+if ! mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144${cache:+,cache=$cache} hostroot /newroot; then
 	echo "initramfs: cannot mount the host root over 9p"
 	echo o > /proc/sysrq-trigger
 	sleep 10

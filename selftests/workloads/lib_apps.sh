@@ -1,0 +1,336 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared part of the apps tests (selftests/tests/8x-apps-*.sh): unmodified
+# programs (iperf3, torch.distributed with gloo, Open MPI) across the hosts
+# of the reference fabric, over plain TCP and over MRC, fault-free and with
+# a fault injected mid-job. Source it after lib.sh and lib_fabric.sh.
+#
+# Transports. A job runs over TCP as it is, and over MRC by prefixing its
+# command with mrcize (tools/mrcize, an LD_PRELOAD launcher turning IPv6
+# TCP sockets into MRC ones, like mptcpize): apps_transport sets APPS_WRAP,
+# the prefix, and it is the only place that knows the difference. The
+# connections over MRC use the failure policy APPS_POLICY, set on every
+# host by apps_mrc_setup; the tests' bounds are derived from its knobs.
+#
+# Faults (apps_fault_*), each on the link the job's traffic actually
+# crosses, found from the byte counters of the fabric's links while the
+# job runs (the busiest one; over TCP the fabric's ECMP hash picks the
+# links, so a fixed link might carry nothing; apps_counters_start first):
+#   blackhole  netem loss 100% on a leaf's (T0's) link to a spine: silent,
+#              the link stays up
+#   planedown  ip link set plN down on a host: the host's own plane link
+#   loss1      netem loss 1% on a host's plane link (egress)
+#
+# Jobs. A test defines five functions for its workload:
+#   apps_job_start NAME    start the job, in the background
+#   apps_job_progress NAME print how many steps it has finished (0 before)
+#   apps_job_over NAME     true once it has ended (for any reason)
+#   apps_job_stop NAME     ask it to end (after its current step)
+#   apps_job_finish NAME   reap it (after apps_job_over)
+# then apps_phased_job NAME runs one job through every fault, one after
+# the other, each mid-job, on a timeline in seconds (so that it does not
+# depend on how fast the VM runs the steps):
+#   APPS_WARM steps (start-up), then APPS_HEAD_S fault-free;
+#   per fault: inject it on the link that carried the most traffic since
+#   the last fault-free stretch began (recording the wall-clock time),
+#   keep it APPS_FAULT_S, repair it, wait for the job to make progress
+#   again (a stalled TCP job: at most 60 s), APPS_GAP_S fault-free;
+#   then stop the job.
+# One job per transport: a job's start (mpirun's daemons, torch's
+# rendezvous) costs more than its steps in the emulated VM. Its steps
+# outside the fault windows are the fault-free yardstick of the same run.
+# apps_phased_job leaves in $APPS_RES/NAME.fault one line per fault:
+#   KIND NS DEV T_START T_END PROGRESS_AT_START PROGRESS_AT_END DROPS
+# (DROPS: packets the netem qdisc dropped, - for planedown).
+
+APPS_DIR=$MRC_ROOT/selftests/workloads
+# Debian's python3 (python3-torch is installed for it), whatever PATH says;
+# the helper scripts (standard library only) run with -S: no site
+# packages to look through, a second less to start in the emulated VM.
+APPS_PYTHON=${APPS_PYTHON:-/usr/bin/python3}
+APPS_HELPER=("$APPS_PYTHON" -S)
+APPS_MRCIZE=${APPS_MRCIZE:-$MRC_BUILD/tools/mrcize/mrcize}
+
+# The MRC failure policy of the apps tests (mrcctl policy add, on every
+# host; mrcize run --policy selects it for every connection of the job).
+# Every MRC bound in the tests is derived from these three knobs.
+APPS_POLICY=apps
+APPS_RTO_MIN_MS=${APPS_RTO_MIN_MS:-10}
+APPS_RTO_MAX_MS=${APPS_RTO_MAX_MS:-100}
+APPS_RETRY_LIMIT=${APPS_RETRY_LIMIT:-60}
+
+# The faults, and the timeline of a job (apps_phased_job), in seconds
+# (scaled by MRC_TEST_TIME_SCALE, like every time in the suite).
+APPS_FAULTS=${APPS_FAULTS:-blackhole planedown loss1}
+APPS_WARM=${APPS_WARM:-5}
+APPS_HEAD_S=${APPS_HEAD_S:-2}
+APPS_FAULT_S=${APPS_FAULT_S:-3}
+APPS_GAP_S=${APPS_GAP_S:-2}
+
+# apps_timeline_s: the seconds of that timeline, start-up aside.
+apps_timeline_s() {
+	local n
+	n=$(echo $APPS_FAULTS | wc -w)
+	echo $(((APPS_HEAD_S + n * (APPS_FAULT_S + APPS_GAP_S)) * MRC_TEST_TIME_SCALE))
+}
+
+APPS_WRAP=()
+
+# apps_transport tcp|mrc: set APPS_WRAP, the prefix of every job command.
+# This is where the MRC variant plugs in.
+apps_transport() {
+	APPS_TRANSPORT=$1
+	case $1 in
+	tcp) APPS_WRAP=() ;;
+	mrc) APPS_WRAP=("$APPS_MRCIZE" run -v --policy "$APPS_POLICY" --) ;;
+	*) echo "apps_transport: tcp or mrc, not $1" >&2; return 1 ;;
+	esac
+}
+
+# apps_mrc_missing: why the MRC variant cannot run (nothing when it can).
+apps_mrc_missing() {
+	if [ ! -x "$APPS_MRCIZE" ]; then
+		echo "mrcize not built ($APPS_MRCIZE)"
+	fi
+}
+
+# apps_mrc_setup: usid paths from every host to every other host, and the
+# apps policy on every host (all paths active: backups 0, as 40-42 do).
+apps_mrc_setup() {
+	local ns
+	mrc_fabric_mrc_config usid || return 1
+	for ns in "${FAB_HOST_NS[@]}"; do
+		in_ns "$ns" "$MRCCTL" policy add "$APPS_POLICY" \
+			rto-min "${APPS_RTO_MIN_MS}ms" rto-max "${APPS_RTO_MAX_MS}ms" \
+			retry-limit "$APPS_RETRY_LIMIT" backups 0 || return 1
+	done
+}
+
+# apps_now: wall-clock seconds (as the jobs' JSON records time).
+apps_now() {
+	echo "$EPOCHREALTIME"
+}
+
+# The links a fault of KIND may hit, as NS:DEV words.
+_apps_links() {
+	local kind=$1 i x p s
+	for i in "${!FAB_HOSTS[@]}"; do
+		x=${FAB_HOSTS[i]}
+		for p in $(seq 0 $((FAB_P - 1))); do
+			if [ "$kind" = blackhole ]; then
+				for s in $(seq 0 $((FAB_S - 1))); do
+					echo "$(mrc_fabric_ns "t0$x" "$p"):up$s"
+				done
+			else
+				echo "${FAB_HOST_NS[i]}:pl$p"
+			fi
+		done
+	done
+}
+
+# apps_counters_start: start the counter server (netdev_stats.py --serve:
+# a Python start costs seconds in the emulated VM, enough for a job to
+# end before the fault goes in; a query to the server, milliseconds).
+# Call it once the fabric is built; it ends with the test.
+apps_counters_start() {
+	_apps_ctr=$(mrc_tmpdir)/counters
+	mkdir -p "$_apps_ctr"
+	mkfifo "$_apps_ctr/fifo"
+	mrc_bg "${APPS_HELPER[@]}" "$APPS_DIR/netdev_stats.py" --serve "$_apps_ctr/fifo" "$_apps_ctr"
+	exec {_apps_ctr_fd}<>"$_apps_ctr/fifo"
+	_apps_ctr_n=0
+	# the links of each kind of fault, computed once
+	_apps_links_blackhole=$(_apps_links blackhole)
+	_apps_links_host=$(_apps_links planedown)
+}
+
+# apps_counters_all FILE: the counters of every link a fault may hit.
+apps_counters_all() {
+	# shellcheck disable=SC2086
+	apps_query "$1" $_apps_links_blackhole $_apps_links_host
+}
+
+# apps_query FILE NS:DEV...: byte counters of those devices into FILE
+# (NS DEV rx_bytes tx_bytes per line), from the counter server.
+apps_query() {
+	local f=$1
+	shift
+	# unique also when asked from a subshell ($(...))
+	local id=q${BASHPID}_$((_apps_ctr_n += 1))
+	echo "$id $*" >&"$_apps_ctr_fd"
+	mrc_wait_for 30 test -e "$_apps_ctr/$id" && mv "$_apps_ctr/$id" "$f"
+}
+
+# apps_counters KIND FILE: byte counters of the links of KIND into FILE.
+apps_counters() {
+	local links=$_apps_links_host
+	[ "$1" = blackhole ] && links=$_apps_links_blackhole
+	# shellcheck disable=SC2086
+	apps_query "$2" $links
+}
+
+# apps_busiest KIND BEFORE AFTER: "NS DEV" of the link a fault of KIND
+# may hit that sent the most bytes between the two counter files (a
+# leaf's uplink for blackhole, a host's plane link otherwise).
+apps_busiest() {
+	local pat=':pl[0-9]+$'
+	[ "$1" = blackhole ] && pat=':up[0-9]+$'
+	awk -v pat="$pat" 'NR == FNR { tx[$1 " " $2] = $4; next }
+	     ($1 ":" $2) ~ pat { d = $4 - tx[$1 " " $2]; if (d > best) { best = d; l = $1 " " $2 } }
+	     END { print l }' "$2" "$3"
+}
+
+# apps_fault_inject KIND NS DEV / apps_fault_repair KIND NS DEV
+apps_fault_inject() {
+	case $1 in
+	blackhole) tc -n "$2" qdisc add dev "$3" root netem loss 100% ;;
+	loss1) tc -n "$2" qdisc add dev "$3" root netem loss 1% ;;
+	planedown) ip -n "$2" link set "$3" down ;;
+	esac
+}
+
+apps_fault_repair() {
+	case $1 in
+	blackhole | loss1) tc -n "$2" qdisc del dev "$3" root ;;
+	planedown) mrc_fabric_link_up "$2" "$3" ;;
+	esac
+}
+
+# apps_netem_drops NS DEV: packets the root netem qdisc of DEV dropped.
+apps_netem_drops() {
+	tc -n "$1" -s qdisc show dev "$2" | awk '/netem/ { f = 1 } f && /dropped/ {
+		sub(/,/, "", $7); print $7; exit }'
+}
+
+_apps_progress_at_least() { # NAME N: the job finished N steps, or ended
+	[ "$(apps_job_progress "$1")" -ge "$2" ] || apps_job_over "$1"
+}
+
+# _apps_hold NAME SECONDS: let the job run SECONDS (scaled), or until it
+# ends. A fault's or a fault-free stretch's duration, not a wait for an
+# event.
+_apps_hold() {
+	local until=$((${EPOCHREALTIME/./} + $2 * MRC_TEST_TIME_SCALE * 1000000))
+	while [ "${EPOCHREALTIME/./}" -lt "$until" ] && ! apps_job_over "$1"; do
+		sleep 0.05
+	done
+}
+
+# apps_phased_job NAME: one job through every fault of APPS_FAULTS, as
+# described at the top. Returns 1 if the job ended before a fault could
+# go in (it is still reaped).
+apps_phased_job() {
+	local name=$1 kind link ns dev t0 t1 p0 p1 drops rc=0 snap=0
+	: > "$APPS_RES/$name.fault"
+	apps_counters_all "$APPS_RES/$name.ctr$snap"
+	apps_job_start "$name"
+	mrc_wait_for "${APPS_START_WAIT:-180}" _apps_progress_at_least "$name" "$APPS_WARM"
+	_apps_hold "$name" "$APPS_HEAD_S"
+	for kind in $APPS_FAULTS; do
+		if apps_job_over "$name"; then
+			rc=1
+			break
+		fi
+		apps_counters_all "$APPS_RES/$name.ctr$((snap + 1))"
+		link=$(apps_busiest "$kind" "$APPS_RES/$name.ctr$snap" "$APPS_RES/$name.ctr$((snap + 1))")
+		snap=$((snap + 1))
+		ns=${link% *}
+		dev=${link#* }
+		# The window: from before the fault goes in to after it is
+		# repaired (tc and ip take a while in the emulated VM).
+		p0=$(apps_job_progress "$name")
+		t0=$(apps_now)
+		apps_fault_inject "$kind" "$ns" "$dev"
+		_apps_hold "$name" "$APPS_FAULT_S"
+		drops=-
+		[ "$kind" = planedown ] || drops=$(apps_netem_drops "$ns" "$dev")
+		apps_fault_repair "$kind" "$ns" "$dev"
+		p1=$(apps_job_progress "$name")
+		t1=$(apps_now)
+		echo "$kind $ns $dev $t0 $t1 $p0 $p1 ${drops:-0}" >> "$APPS_RES/$name.fault"
+		# fault-free again: the next fault's link is the busiest of
+		# this stretch, which begins once the job moves again
+		mrc_wait_for 60 _apps_progress_at_least "$name" $((p1 + 1))
+		apps_counters_all "$APPS_RES/$name.ctr$((snap += 1))"
+		_apps_hold "$name" "$APPS_GAP_S"
+	done
+	apps_job_stop "$name"
+	mrc_wait_for "${APPS_JOB_WAIT:-120}" apps_job_over "$name"
+	apps_job_finish "$name"
+	return $rc
+}
+
+# apps_steps PREFIX NAME [JSON]: steps.py's summary of the job NAME, with
+# its fault windows, as shell assignments (PREFIX_base_max_ms,
+# PREFIX_w1_max_ms, ..., PREFIX_ok, PREFIX_error), for eval.
+apps_steps() {
+	# shellcheck disable=SC2046
+	"${APPS_HELPER[@]}" "$APPS_DIR/steps.py" "$1" "${3:-$APPS_RES/$2.json}" \
+		$(awk '{ print $4 "," $5 }' "$APPS_RES/$2.fault" 2>/dev/null)
+}
+
+# apps_judge TR NAME [ERROR]: the phased job NAME over transport TR
+# (verified when its JSON says "ok": true; ERROR: what to report when
+# the JSON has no error of its own). Over TCP: # info lines only, never a
+# check. Over MRC, with the steps outside the fault windows as the
+# yardstick (base_max: the longest of them) and the policy's knobs, it
+# asserts:
+#  - the job completed with verified results (no fault cost any data);
+#  - each fault went in mid-job: steps ran while it was in place, and
+#    after it;
+#  - every step under a fault took at most base_max + 2 x rto_max.
+#    Derivation: a packet lost to the fault is retransmitted on another
+#    path once its RTO expires (SACKs from the other paths usually find it
+#    sooner), and the RTO is clamped to rto_max; the retransmission can
+#    itself be lost once (to 1% loss, or because it left before the path
+#    was known bad) and costs at most another rto_max, the backoff being
+#    clamped too; the rest of the step is what a fault-free step does. It
+#    fails if MRC leaves a lost packet on the dead path, backs off past
+#    rto_max, waits for a probe or a reconnection before using the other
+#    paths, or if the connections fell back to TCP, whose minimum RTO
+#    (200 ms) and exponential backoff exceed it after a second loss;
+#  - for blackhole and planedown, 90% of the steps under the fault within
+#    base_max. Derivation: the dead path costs at most fail_to_bad (2)
+#    losses per connection before it is ASSUMED_BAD (blackhole), or none
+#    once the plane is known down (planedown: the local link at once,
+#    PORT_STATUS_UPDATE for the peers), so after the first steps the job
+#    runs on the remaining paths as fast as before. It fails if the dead
+#    path is not taken out and keeps costing an RTO in most steps.
+apps_judge() {
+	local tr=$1 name=$2 err kind ns dev p0 p1 drops i=0 bound
+	local w_n w_p50 w_p90 w_max w_after w_wait
+	eval "$(apps_steps s "$name")"
+	err=$s_error
+	[ "$err" = - ] && err=${3:-wrong or no results}
+	mrc_info "$tr: $s_n steps; fault-free steps (yardstick, $s_base_n): p50 $s_base_p50_ms ms," \
+		"p90 $s_base_p90_ms ms, p99 $s_base_p99_ms ms, max $s_base_max_ms ms;" \
+		"$([ "$s_ok" = 1 ] && echo "results verified" || echo "FAILED: $err")"
+	[ "$tr" = mrc ] && mrc_check "$tr: the job completed with verified results" test "$s_ok" = 1
+	bound=$((${s_base_max_ms/-/0} + 2 * APPS_RTO_MAX_MS))
+	while read -r kind ns dev _ _ p0 p1 drops; do
+		i=$((i + 1))
+		eval "w_n=\$s_w${i}_n w_p50=\$s_w${i}_p50_ms w_p90=\$s_w${i}_p90_ms w_max=\$s_w${i}_max_ms"
+		eval "w_after=\$s_w${i}_after w_wait=\$s_w${i}_wait_ms"
+		mrc_info "$tr $kind on $ns $dev (steps $p0..$p1, netem drops $drops): $w_n steps under it:" \
+			"p50 $w_p50 ms, p90 $w_p90 ms, worst $w_max ms; longest wait for a step $w_wait ms;" \
+			"$w_after steps after it"
+		[ "$tr" = mrc ] || continue
+		mrc_check "$tr $kind: the fault went in mid-job ($w_n steps under it, $w_after after)" \
+			test "$w_n" -ge 1 -a "$w_after" -ge 1
+		mrc_check "$tr $kind: worst step under the fault $w_max ms <= fault-free max + 2 x rto_max = $bound ms" \
+			test "$w_max" != - -a "${w_max/-/0}" -le "$bound"
+		case $kind in
+		blackhole | planedown)
+			mrc_check "$tr $kind: p90 of the steps under the fault $w_p90 ms <= fault-free max $s_base_max_ms ms" \
+				test "$w_p90" != - -a "${w_p90/-/0}" -le "${s_base_max_ms/-/0}"
+			;;
+		esac
+	done < "$APPS_RES/$name.fault"
+	for kind in $APPS_FAULTS; do
+		grep -q "^$kind " "$APPS_RES/$name.fault" && continue
+		mrc_info "$tr $kind: not injected, the job had ended ($err)"
+		[ "$tr" = mrc ] && mrc_fail "$tr $kind: the fault went in mid-job"
+	done
+	return 0
+}
