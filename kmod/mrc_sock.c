@@ -180,6 +180,36 @@ static int mrc_sock_addr(const struct sock *sk, const struct sockaddr *uaddr,
 	return 0;
 }
 
+/* How many ephemeral ports a bind tries when TCP's port is taken. */
+#define MRC_BIND_TRIES	8
+
+/*
+ * Bind to @port (0: an ephemeral one). With MRC_SO_ACCEPT_TCP, the same
+ * port in TCP's space too: if it is taken there, an explicit port fails
+ * with EADDRINUSE and an ephemeral one is picked again.
+ */
+static int mrc_sock_bind_port(struct mrc_sock *msk, u16 port)
+{
+	int tries = port ? 1 : MRC_BIND_TRIES;
+	int err;
+
+	do {
+		err = mrc_table_bind(msk, port);
+		if (err || !msk->opts.accept_tcp)
+			return err;
+		err = mrc_tcp_listen_bind(msk);
+		if (!err)
+			return 0;
+		mrc_table_unbind(msk);
+		/* Lookups may still walk the unhashed node: let them finish
+		 * before it goes into another chain (rare: TCP had the port).
+		 */
+		if (tries > 1 && err == -EADDRINUSE)
+			synchronize_rcu();
+	} while (--tries && err == -EADDRINUSE);
+	return err;
+}
+
 static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int alen)
 {
 	struct mrc_sock *msk = mrc_sk(sock->sk);
@@ -207,7 +237,9 @@ static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int alen)
 		goto out;
 	}
 	msk->saddr = a.addr;
-	err = mrc_table_bind(msk, a.port);
+	err = mrc_sock_bind_port(msk, a.port);
+	if (err)
+		msk->saddr = in6addr_any;
 out:
 	release_sock(sk);
 	return err;
@@ -235,7 +267,7 @@ static int mrc_listen(struct socket *sock, int backlog)
 		goto out;
 	}
 	if (!msk->hashed_port) {
-		err = mrc_table_bind(msk, 0);
+		err = mrc_sock_bind_port(msk, 0);
 		if (err)
 			goto out;
 	}
@@ -333,6 +365,8 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int alen,
 
 	msk->daddr = a.addr;
 	msk->dport = a.port;
+	/* A connection accepts nobody: drop the TCP port a bind() took. */
+	mrc_tcp_listen_stop(msk);
 	err = mrc_pick_saddr(msk);
 	if (err)
 		goto out;

@@ -156,9 +156,11 @@ struct mrc_sock_opts {
  * @mib_folded: the engine's totals already added to the namespace MIB.
  * @route_caches: the routes the paths of @routes keep (@ncands of them).
  * @opts: TCP- and IPv6-level options (drop-in sockets; AF_MRC too).
- * @tcp_listener: listener with MRC_SO_ACCEPT_TCP: its TCP socket on the
- *	same port (mrc_tcp_listen.c).
- * @tcp_data_ready: the TCP listener's own data_ready callback.
+ * @tcp_listener: with MRC_SO_ACCEPT_TCP: a TCP socket on the same address
+ *	and port, bound with the MRC socket, listening with it
+ *	(mrc_tcp_listen.c).
+ * @tcp_data_ready: the TCP listener's own data_ready callback, once it
+ *	listens (NULL before).
  */
 struct mrc_sock {
 	union {
@@ -250,6 +252,7 @@ int mrc_setsockopt(struct socket *sock, int level, int optname,
 int mrc_getsockopt(struct socket *sock, int level, int optname,
 		   char __user *optval, int __user *optlen);
 int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
+int mrc_tcp_listen_bind(struct mrc_sock *msk);
 int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog);
 void mrc_tcp_listen_stop(struct mrc_sock *msk);
 bool mrc_tcp_listen_ready(const struct mrc_sock *msk);

@@ -86,7 +86,9 @@ static int mrc_setsockopt_mrc(struct mrc_sock *msk, int optname,
 		lock_sock(sk);
 		if (sk->sk_state != MRC_ST_CLOSED)
 			err = -EISCONN;	/* before listen(), as MRC_SO_POLICY */
-		else
+		else if (msk->hashed_port && !val)
+			mrc_tcp_listen_stop(msk);	/* give the TCP port back */
+		if (!err)
 			msk->opts.accept_tcp = !!val;
 		release_sock(sk);
 		return err;

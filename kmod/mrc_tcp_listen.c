@@ -12,8 +12,10 @@
  * dropped. MPTCP and SMC listeners accept plain TCP the same way, inside
  * their protocol.
  *
- * The TCP listener is created as a user socket (it and its children hold
- * the namespace), with the MRC listener's lock held: MRC sockets have a
+ * The TCP socket is created and bound when the MRC socket is bound, so a
+ * TCP port in use fails the program's bind() (where programs try another
+ * port), and listens with it. It is a user socket (it and its children
+ * hold the namespace), created with the MRC socket's lock held: MRC sockets have a
  * lock class of their own (mrc_sock_init()), so the TCP socket's lock
  * nests inside without a false recursion report. Lock order: the MRC
  * listener, then its TCP listener.
@@ -42,15 +44,16 @@ static void mrc_tcp_listen_data_ready(struct sock *tsk)
 }
 
 /**
- * mrc_tcp_listen_start() - listen on TCP too, on the MRC listener's
- * address and port; or change the backlog of an existing TCP listener.
- * @msk: the MRC socket (locked), bound, about to listen or listening.
- * @backlog: the listen() backlog.
+ * mrc_tcp_listen_bind() - take the TCP port too: a TCP socket bound to the
+ * MRC socket's address and port, so that a port taken in TCP's space
+ * fails the bind() the program made (where programs try another port),
+ * not its listen().
+ * @msk: the MRC socket (locked), bound.
  *
  * Context: process; may sleep.
  * Return: 0, or a negative errno (-EADDRINUSE: the TCP port is taken).
  */
-int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog)
+int mrc_tcp_listen_bind(struct mrc_sock *msk)
 {
 	struct sock *sk = &msk->sk;
 	struct sockaddr_in6 a = {
@@ -62,7 +65,7 @@ int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog)
 	int err;
 
 	if (msk->tcp_listener)
-		return kernel_listen(msk->tcp_listener, backlog);
+		return 0;
 	err = __sock_create(sock_net(sk), AF_INET6, SOCK_STREAM, IPPROTO_TCP,
 			    &tcp, 0);
 	if (err)
@@ -73,28 +76,51 @@ int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog)
 	tcp->sk->sk_ipv6only = msk->opts.v6only;
 	tcp->sk->sk_mark = sk->sk_mark;
 	tcp->sk->sk_priority = sk->sk_priority;
-	if (sock_flag(sk, SOCK_KEEPOPEN))
-		sock_set_keepalive(tcp->sk);
 	err = kernel_bind(tcp, (struct sockaddr *)&a, sizeof(a));
-	if (!err)
-		err = kernel_listen(tcp, backlog);
 	if (err) {
 		sock_release(tcp);
 		return err;
 	}
+	msk->tcp_listener = tcp;
+	return 0;
+}
+
+/**
+ * mrc_tcp_listen_start() - listen on TCP too, on the MRC listener's
+ * address and port; or change the backlog of an existing TCP listener.
+ * @msk: the MRC socket (locked), bound, about to listen or listening.
+ * @backlog: the listen() backlog.
+ *
+ * Context: process; may sleep.
+ * Return: 0, or a negative errno (-EADDRINUSE: the TCP port is taken).
+ */
+int mrc_tcp_listen_start(struct mrc_sock *msk, int backlog)
+{
+	struct sock *sk = &msk->sk;
+	struct socket *tcp;
+	int err;
+
+	err = mrc_tcp_listen_bind(msk);
+	if (err)
+		return err;
+	tcp = msk->tcp_listener;
+	if (sock_flag(sk, SOCK_KEEPOPEN))
+		sock_set_keepalive(tcp->sk);
+	err = kernel_listen(tcp, backlog);
+	if (err || msk->tcp_data_ready)
+		return err;
 	write_lock_bh(&tcp->sk->sk_callback_lock);
 	msk->tcp_data_ready = tcp->sk->sk_data_ready;
 	__rcu_assign_sk_user_data_with_flags(tcp->sk, msk, SK_USER_DATA_NOCOPY);
 	tcp->sk->sk_data_ready = mrc_tcp_listen_data_ready;
 	write_unlock_bh(&tcp->sk->sk_callback_lock);
-	WRITE_ONCE(msk->tcp_listener, tcp);
 	return 0;
 }
 
 /**
- * mrc_tcp_listen_stop() - close the TCP listener (its queued connections
- * are reset, as when any TCP listener closes).
- * @msk: the MRC socket, no longer listening.
+ * mrc_tcp_listen_stop() - close the TCP socket (a listener's queued
+ * connections are reset, as when any TCP listener closes).
+ * @msk: the MRC socket, no longer listening (or connecting instead).
  *
  * Context: process; may sleep.
  */
@@ -105,10 +131,13 @@ void mrc_tcp_listen_stop(struct mrc_sock *msk)
 	if (!tcp)
 		return;
 	WRITE_ONCE(msk->tcp_listener, NULL);
-	write_lock_bh(&tcp->sk->sk_callback_lock);
-	rcu_assign_sk_user_data(tcp->sk, NULL);
-	tcp->sk->sk_data_ready = msk->tcp_data_ready;
-	write_unlock_bh(&tcp->sk->sk_callback_lock);
+	if (msk->tcp_data_ready) {
+		write_lock_bh(&tcp->sk->sk_callback_lock);
+		rcu_assign_sk_user_data(tcp->sk, NULL);
+		tcp->sk->sk_data_ready = msk->tcp_data_ready;
+		write_unlock_bh(&tcp->sk->sk_callback_lock);
+		msk->tcp_data_ready = NULL;
+	}
 	sock_release(tcp);
 }
 

@@ -452,6 +452,24 @@ void test_accept_tcp()
 	Fd b(accept(l, nullptr, nullptr));
 	check(b >= 0 && int_opt(b, SOL_SOCKET, SO_PROTOCOL) == g_proto,
 	      "... and is accepted as MRC");
+	// Set before bind(), it takes the port in TCP's space too: a port TCP
+	// already uses fails the bind, where programs try another.
+	Fd tl(socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP));
+	sockaddr_in6 tany{};
+	tany.sin6_family = AF_INET6;
+	socklen_t tlen2 = sizeof(tany);
+	bool tcp_up = bind(tl, reinterpret_cast<sockaddr *>(&tany), sizeof(tany)) == 0 &&
+		      listen(tl, 1) == 0 &&
+		      getsockname(tl, reinterpret_cast<sockaddr *>(&tany), &tlen2) == 0;
+	Fd x = sock(SOCK_STREAM);
+	setsockopt(x, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one));
+	auto taken = addr("::", ntohs(tany.sin6_port));
+	check(tcp_up, "a TCP listener on a port");
+	check_errno(bind(x, sa(taken), sizeof(taken)), EADDRINUSE,
+		    "MRC_SO_ACCEPT_TCP: bind() to that port fails (TCP has it)");
+	Fd y = sock(SOCK_STREAM);
+	check(bind(y, sa(taken), sizeof(taken)) == 0,
+	      "without it, the MRC port is free (a separate port space)");
 	Fd af(socket(g_mrc_af, SOCK_STREAM, 0));
 	check_errno(setsockopt(af, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)), EOPNOTSUPP,
 		    "MRC_SO_ACCEPT_TCP is for AF_INET6 sockets");

@@ -20,7 +20,8 @@
 # default 2048), MRC_VM_SMP (default 2), MRC_VM_KERNEL / MRC_VM_APPEND to
 # boot another kernel image (the debug kernel) with extra arguments,
 # MRC_VM_QEMU_ARGS: more QEMU options, split at spaces (bench/profile.sh
-# loads a TCG plugin with it).
+# loads a TCG plugin with it), MRC_VM_9P_CACHE: the 9p cache mode of the
+# shared root (default loose; none reads every file through).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,7 +70,11 @@ rm -f "$outdir/status" "$outdir/dmesg.txt" "$outdir/console.log"
 
 append="console=ttyS0 loglevel=4 panic=-1 oops=panic quiet"
 append="$append rdinit=/init mrc_vm_init=$here/guest-init.sh"
-append="$append ${MRC_VM_APPEND:-}"
+# The host root is read-only and nothing changes it while the guest runs:
+# the guest may cache it (9p cache=loose), which makes every program start
+# several times cheaper (importing torch: 26 s instead of 64). "none"
+# reads through, as before.
+append="$append mrc_vm_9p_cache=${MRC_VM_9P_CACHE:-loose} ${MRC_VM_APPEND:-}"
 
 log=$outdir/console.log
 read -ra qemu_extra <<< "${MRC_VM_QEMU_ARGS:-}"

@@ -97,11 +97,21 @@ apps_mrc_missing() {
 
 # apps_mrc_setup: usid paths from every host to every other host, and the
 # apps policy on every host (all paths active: backups 0, as 40-42 do).
+# The policy also goes into the initial namespace, where the torch
+# launcher starts under mrcize (which checks the name there) before its
+# ranks enter their hosts' namespaces.
 apps_mrc_setup() {
 	local ns
 	mrc_fabric_mrc_config usid || return 1
-	for ns in "${FAB_HOST_NS[@]}"; do
-		in_ns "$ns" "$MRCCTL" policy add "$APPS_POLICY" \
+	for ns in "${FAB_HOST_NS[@]}" init; do
+		if [ "$ns" = init ]; then
+			"$MRCCTL" policy del "$APPS_POLICY" >/dev/null 2>&1
+			mrc_on_exit "$MRCCTL policy del $APPS_POLICY"
+			set -- "$MRCCTL"
+		else
+			set -- in_ns "$ns" "$MRCCTL"
+		fi
+		"$@" policy add "$APPS_POLICY" \
 			rto-min "${APPS_RTO_MIN_MS}ms" rto-max "${APPS_RTO_MAX_MS}ms" \
 			retry-limit "$APPS_RETRY_LIMIT" backups 0 || return 1
 	done

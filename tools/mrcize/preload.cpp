@@ -126,7 +126,7 @@ struct Global {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	std::unordered_map<int, FdState> fds; // under lock
 	std::atomic<size_t> tracked{0};       // fds.size(), read without lock
-	std::atomic<bool> said_unavailable{false}, said_policy{false};
+	std::atomic<bool> said_unavailable{false}, said_policy{false}, said_accept_tcp{false};
 };
 
 // Never destroyed: interposers may run during and after exit().
@@ -549,6 +549,18 @@ int do_socket(int domain, int type, int protocol)
 			say("failure policy '%s' not applied (%s): sockets keep the default policy",
 			    gl.cfg.policy.c_str(), errno_name(e).c_str());
 	}
+	// Clients without MRC still reach the program: should this socket
+	// listen, it also accepts plain TCP on its port (the kernel's
+	// MRC_SO_ACCEPT_TCP), unless --strict wants MRC only. Set now, so that
+	// a TCP port in use fails the program's bind(), where it can try
+	// another port, rather than its listen().
+	if (!gl.cfg.strict) {
+		int one = 1;
+		if (gl.real.setsockopt(fd, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)) < 0 &&
+		    gl.cfg.verbose && !gl.said_accept_tcp.exchange(true))
+			say("listeners accept MRC only (MRC_SO_ACCEPT_TCP: %s)",
+			    errno_name(errno).c_str());
+	}
 	FdState st;
 	struct stat sb;
 	if (fstat(fd, &sb) == 0) {
@@ -615,16 +627,6 @@ int do_listen(int fd, int backlog)
 		}
 		gl.n.filtered++;
 		return gl.real.listen(fd, backlog);
-	}
-	// Clients without MRC still reach the program: the MRC listener also
-	// accepts plain TCP on its port (the kernel's MRC_SO_ACCEPT_TCP),
-	// unless --strict wants MRC only.
-	if (!gl.cfg.strict) {
-		int one = 1;
-		if (gl.real.setsockopt(fd, SOL_MRC, MRC_SO_ACCEPT_TCP, &one, sizeof(one)) < 0 &&
-		    gl.cfg.verbose)
-			say("listener on port %u accepts MRC only (MRC_SO_ACCEPT_TCP: %s)", port,
-			    errno_name(errno).c_str());
 	}
 	int r = gl.real.listen(fd, backlog);
 	int e = errno;
