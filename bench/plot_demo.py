@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""make demo's plot: goodput over time, MRC vs TCP, around the spine cut.
+"""make demo's plot: the training job's step times against wall time,
+over MRC and over TCP, around the spine link's death.
 
 Usage: bench/plot_demo.py DEMO_OUTDIR   (writes DEMO_OUTDIR/demo.png)
+DEMO_OUTDIR holds fault_unix (when the link died) and mrc/job.json,
+tcp/job.json (selftests/workloads/torch_ddp.py: start[i], end[i] of
+every step, over the ranks).
 """
 import json
 import os
@@ -16,32 +20,31 @@ import matplotlib.pyplot as plt  # noqa: E402
 out = sys.argv[1]
 fault = float(open(os.path.join(out, "fault_unix")).read())
 fig, ax = plt.subplots(figsize=(9, 4.5))
-for name, label, color in (("mrc", "MRC (8 paths)", "tab:red"),
-                           ("tcp", "TCP (1 static path)", "tab:blue")):
+for name, label, color in (("mrc", "MRC (mrcize)", "tab:red"),
+                           ("tcp", "TCP (ECMP)", "tab:blue")):
     try:
-        r = json.load(open(os.path.join(out, f"{name}.server")))
+        job = json.load(open(os.path.join(out, name, "job.json")))
     except (OSError, ValueError):
         continue
-    ms = r.get("bucket_ms", 100) / 1000.0
-    b = r.get("buckets_bytes", [])
-    # a receiver that gave up after a stall: empty buckets for the stall
-    st, ls = r.get("longest_stall_start_ms"), r.get("longest_stall_ms", 0)
-    if st is not None and abs(st / 1e3 - r.get("seconds", 0)) < 2 * ms:
-        b = b + [0] * int(ls / 1e3 / ms)
-    k = max(1, int(round(0.1 / ms)))  # 100 ms points
-    xs = [r["start_unix"] + i * ms - fault for i in range(0, len(b), k)] if "start_unix" in r else []
-    ys = [sum(b[i:i + k]) * 8 / (k * ms) / 1e6 for i in range(0, len(b), k)]
-    if xs:
-        note = ""
-        if name == "mrc" and xs[-1] < 0:
-            note = " (done before the cut)"
-        ax.plot(xs, ys, label=f"{label}: {r['bytes'] >> 20} MiB, longest stall "
-                f"{r['longest_stall_ms']:.0f} ms{note}", color=color)
-ax.axvline(0, color="black", ls="--", lw=1, label="spine link silently cut")
-ax.set_xlabel("seconds from the cut")
-ax.set_ylabel("goodput at the receiver, Mbit/s (100 ms bins)")
-ax.set_title("make demo: a silent spine blackhole, MRC vs TCP")
-ax.legend(fontsize=8)
+    # A step's time is from the end of the previous one: a stall between
+    # steps (a rank waiting for the others) counts too.
+    ends = job["end"]
+    xs = [e - fault for e in ends[1:]]
+    ys = [(b - a) * 1000 for a, b in zip(ends, ends[1:])]
+    if not xs:
+        continue
+    after = [y for x, y in zip(xs, ys) if x >= 0]
+    worst = f", slowest after the cut {max(after):.0f} ms" if after else ""
+    ax.plot(xs, ys, ".-", ms=3, lw=0.8, color=color,
+            label=f"{label}: {job['steps_done']} steps{worst}")
+ax.axvline(0, color="black", ls="--", lw=1, label="spine link silently dies")
+ax.set_yscale("log")
+ax.set_xlabel("seconds from the link's death")
+ax.set_ylabel("time per training step (ms)")
+ax.set_title("4-rank PyTorch (gloo, DDP) job on a 4-plane SRv6 fabric")
+ax.legend(loc="upper left", fontsize=8)
+ax.grid(True, which="both", alpha=0.3)
+path = os.path.join(out, "demo.png")
 fig.tight_layout()
-fig.savefig(os.path.join(out, "demo.png"), dpi=90)
-print(os.path.join(out, "demo.png"))
+fig.savefig(path, dpi=110)
+print(os.path.abspath(path))
