@@ -129,6 +129,16 @@ inb=$(($(mrc_mib "$b" InBytes) - inb0))
 mrc_check "... over TCP: b's MRC carried none of it ($inb bytes)" test "$inb" -lt 100000
 mrc_check "... and nothing fell back (filtered)" grep -qE "summary.*fallbacks=0.*filtered=[1-9]" "$res/c5.err"
 
+# A listener bound to port 0 is decided at listen(): outside --ports it
+# becomes TCP on the port MRC had given it (MRC gives the TCP port back).
+out=$(in_ns "$b" "$MRCIZE" run --ports 5206 -- python3 -c 'import socket
+s = socket.socket(socket.AF_INET6)
+s.bind(("::", 0))
+p = s.getsockname()[1]
+s.listen()
+print(s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL), p == s.getsockname()[1])' 2>&1)
+mrc_check_eq "an ephemeral listener outside --ports: TCP, on the port it had" "6 True" "$out"
+
 bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5207 > "$res/s6.out" 2>&1
 listening "$res/s6.out"
 in_ns "$a" "$MRCIZE" run -v -- iperf3 -4 -c 10.0.11.2 -p 5207 -n 1M -J \

@@ -349,9 +349,22 @@ int swap_to_tcp(int fd, const FdState &st, bool rebind)
 	if ((fl & O_NONBLOCK) && fcntl(nfd, F_SETFL, O_NONBLOCK) < 0)
 		goto fail;
 	st.opts.replay(nfd, gl.real.setsockopt);
-	if (rebind && st.bound &&
-	    gl.real.bind(nfd, reinterpret_cast<const sockaddr *>(&st.local), sizeof(st.local)) < 0)
-		goto fail;
+	if (rebind && st.bound) {
+		// The port the socket really has (bind() may have asked for 0,
+		// and the program may have told its peers what it got).
+		sockaddr_in6 local = st.local;
+		socklen_t ll = sizeof(local);
+		if (getsockname(fd, reinterpret_cast<sockaddr *>(&local), &ll) < 0 ||
+		    local.sin6_family != AF_INET6)
+			local = st.local;
+		// A bound MRC socket holds its port in TCP's space too
+		// (MRC_SO_ACCEPT_TCP): give it back before TCP binds it.
+		int zero = 0;
+		gl.real.setsockopt(fd, SOL_MRC, MRC_SO_ACCEPT_TCP, &zero, sizeof(zero));
+		if (gl.real.bind(nfd, reinterpret_cast<const sockaddr *>(&local), sizeof(local)) <
+		    0)
+			goto fail;
+	}
 	if (dup3(nfd, fd, (fdfl & FD_CLOEXEC) ? O_CLOEXEC : 0) < 0)
 		goto fail;
 	close(nfd);
