@@ -34,7 +34,7 @@ for name, label, color in (("mrc", "MRC (mrcize)", "tab:red"),
     if not xs:
         continue
     after = [y for x, y in zip(xs, ys) if x >= 0]
-    worst = f", slowest after the cut {max(after):.0f} ms" if after else ""
+    worst = f", longest wait for a step after the cut {max(after):.0f} ms" if after else ""
     ax.plot(xs, ys, ".-", ms=3, lw=0.8, color=color,
             label=f"{label}: {job['steps_done']} steps{worst}")
 ax.axvline(0, color="black", ls="--", lw=1, label="spine link silently dies")

@@ -17,7 +17,7 @@ mkdir -p build/demo
 rm -rf build/demo/verdict.txt build/demo/fault_unix build/demo/demo.png build/demo/mrc build/demo/tcp
 rc=0
 selftests/vm/run-vm.sh -t 900 -o build/demo -- selftests/demo/guest.sh |
-	grep -v '^\[ *[0-9.]*\] \(sysrq\|reboot\)' || rc=$?
+	grep --line-buffered -v '^\[ *[0-9.]*\] \(sysrq\|reboot\)' || rc=$?
 plot=
 if [ -s build/demo/fault_unix ] && plot=$(/usr/bin/python3 bench/plot_demo.py build/demo 2>&1); then
 	plot=${plot#"$root"/}
@@ -25,6 +25,6 @@ else
 	echo "demo: no plot (${plot:-the guest recorded no fault time})" >&2
 	plot=
 fi
-echo
+printf '\n\033[1m## Verdict\033[0m\n'
 echo "$(cat build/demo/verdict.txt 2>/dev/null || echo 'demo: no verdict (see build/demo/console.log)')${plot:+ Plot: $plot}"
 exit "$rc"
