@@ -329,7 +329,9 @@ def main():
             report(False, "%s: %s but set succeeds" % (name, kind))
             continue
         have_set, have_get = observe(level, name)
-        report(have_set == want_set and get_matches(want_get, have_get),
+        # "EBADF or EOPNOTSUPP": the answer depends on how the kernel was
+        # built (a BPF option without CONFIG_BPF_SYSCALL), not on MRC.
+        report(have_set in want_set.split(" or ") and get_matches(want_get, have_get),
                "%s %s (%s): set %s, get %s" % (LEVEL_NAMES[level], name, kind,
                                                want_set, want_get),
                "the kernel says: set %s, get %s" % (have_set, have_get))
