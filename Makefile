@@ -6,10 +6,15 @@
 #   make check      install what is missing, build, lint, unit tests, VM suite
 #   make demo       boot the VM and show MRC at work
 #   make bench      MRC vs TCP vs MPTCP on the reference fabric in the VM:
-#                   JSON, a table of ratios and plots in build/bench/
+#                   JSON, a table of ratios and plots in build/bench/; then
+#                   the training job of bench-apps
 #   make bench-profile  where MRC's and TCP's CPU goes in the VM (perf, a
 #                   QEMU plugin, counters) and an idle connection's memory:
 #                   build/bench-profile/
+#   make bench-apps the second boot of bench alone: an unmodified PyTorch
+#                   training job (DDP step time, all-reduce bandwidth) over
+#                   MRC, TCP and MPTCP, fault-free and under each fault:
+#                   build/bench-apps/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  only the VM tests that build the reference
@@ -67,7 +72,12 @@ demo:
 bench:
 	scripts/install-deps.sh --bench
 	$(MAKE) all
-	bench/run.sh
+	rc=0; bench/run.sh || rc=1; bench/apps-run.sh || rc=1; exit $$rc
+
+bench-apps:
+	scripts/install-deps.sh --bench
+	$(MAKE) all
+	bench/apps-run.sh
 
 bench-profile:
 	scripts/install-deps.sh --bench
@@ -88,4 +98,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-profile coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-apps bench-profile coverage fuzz install clean

@@ -12,6 +12,9 @@
 # the prefix, and it is the only place that knows the difference. The
 # connections over MRC use the failure policy APPS_POLICY, set on every
 # host by apps_mrc_setup; the tests' bounds are derived from its knobs.
+# make bench-apps (bench/apps-guest.sh) also runs the jobs over MPTCP,
+# prefixed with Debian's mptcpize (APPS_MPTCPIZE); the hosts' MPTCP
+# endpoints are the bench's business.
 #
 # Faults (apps_fault_*), each on the link the job's traffic actually
 # crosses, found from the byte counters of the fabric's links while the
@@ -51,6 +54,7 @@ APPS_DIR=$MRC_ROOT/selftests/workloads
 APPS_PYTHON=${APPS_PYTHON:-/usr/bin/python3}
 APPS_HELPER=("$APPS_PYTHON" -S)
 APPS_MRCIZE=${APPS_MRCIZE:-$MRC_BUILD/tools/mrcize/mrcize}
+APPS_MPTCPIZE=${APPS_MPTCPIZE:-mptcpize}
 
 # The MRC failure policy of the apps tests (mrcctl policy add, on every
 # host; mrcize run --policy selects it for every connection of the job).
@@ -77,14 +81,15 @@ apps_timeline_s() {
 
 APPS_WRAP=()
 
-# apps_transport tcp|mrc: set APPS_WRAP, the prefix of every job command.
-# This is where the MRC variant plugs in.
+# apps_transport tcp|mrc|mptcp: set APPS_WRAP, the prefix of every job
+# command. This is where the MRC variant plugs in.
 apps_transport() {
 	APPS_TRANSPORT=$1
 	case $1 in
 	tcp) APPS_WRAP=() ;;
 	mrc) APPS_WRAP=("$APPS_MRCIZE" run -v --policy "$APPS_POLICY" --) ;;
-	*) echo "apps_transport: tcp or mrc, not $1" >&2; return 1 ;;
+	mptcp) APPS_WRAP=("$APPS_MPTCPIZE" run) ;;
+	*) echo "apps_transport: tcp, mrc or mptcp, not $1" >&2; return 1 ;;
 	esac
 }
 

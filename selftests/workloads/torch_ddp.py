@@ -30,9 +30,23 @@ GLOO_SOCKET_IFNAME=lo (gloo takes the interface's first address,
 127.0.0.1) nor the hostname (not resolvable in the VM: gloo falls back
 to loopback) would put the traffic on the fabric.
 
+A second workload, for make bench-apps (bench/apps-guest.sh): an
+all-reduce loop. Each iteration every rank fills a float32 tensor of MIB
+MiB with a pattern of its own (rank, iteration and element index, small
+integers, so every sum is exact) and sums it over the ranks with
+dist.all_reduce (gloo); the time of the all_reduce call alone is the
+step, and every element of every result is checked against the expected
+sum before the next iteration. The job stops once NAME.stop exists, as
+the DDP job does, but rank 0's stop flag travels in the tensor's last
+element, so no other collective runs between iterations (a stall there
+would escape the step times). Its NAME.json has the same keys, plus
+"workload": "allreduce", "bytes" (the tensor's size) and "checked"
+(iterations whose every element was verified, on every rank).
+
 Usage (the control input is stdin, or --control FILE, a FIFO):
   torch_ddp.py --hosts NS=ADDR,NS=ADDR,... --out DIR [--timeout S] ...
-  control lines:  run NAME MAX_STEPS PORT   |   quit
+  control lines:  run NAME MAX_STEPS PORT   |   allreduce NAME MAX_STEPS PORT MIB
+                  |   quit
 Output in DIR:
   ready           written once torch is imported (JSON: import_s)
   NAME.progress   the last finished step of rank 0 (rewritten every step)
@@ -119,26 +133,33 @@ def write_atomic(path, text):
 STOP_EVERY = 10
 
 
+def rank_group(a, hosts, rank, port):
+    """Enter the rank's host namespace, meet the others, return the gloo
+    process group on the host's fabric address."""
+    ns, addr = hosts[rank]
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
+    if libc.setns(fd, CLONE_NEWNET) != 0:
+        raise OSError(ctypes.get_errno(), f"setns {ns}")
+    os.close(fd)
+    torch.set_num_threads(1)
+    world = len(hosts)
+    timeout = __import__("datetime").timedelta(seconds=a.timeout)
+    url = f"tcp://[{hosts[0][1]}]:{port}?rank={rank}&world_size={world}"
+    store, _, _ = next(dist.rendezvous(url, timeout=timeout))
+    opts = dist.ProcessGroupGloo._Options()
+    opts._devices = [dist.ProcessGroupGloo.create_device(hostname=addr)]
+    opts._timeout = timeout
+    return dist.ProcessGroupGloo(store, rank, world, opts)
+
+
 def rank_main(a, hosts, rank, name, steps, port):
     """One rank, in a forked child: never returns."""
     res = {"rank": rank, "ok": False, "error": None, "start": [], "end": []}
     out = os.path.join(a.out, f"{name}.rank{rank}.json")
     try:
-        ns, addr = hosts[rank]
-        libc = ctypes.CDLL(None, use_errno=True)
-        fd = os.open(f"/run/netns/{ns}", os.O_RDONLY)
-        if libc.setns(fd, CLONE_NEWNET) != 0:
-            raise OSError(ctypes.get_errno(), f"setns {ns}")
-        os.close(fd)
-        torch.set_num_threads(1)
         world = len(hosts)
-        timeout = __import__("datetime").timedelta(seconds=a.timeout)
-        url = f"tcp://[{hosts[0][1]}]:{port}?rank={rank}&world_size={world}"
-        store, _, _ = next(dist.rendezvous(url, timeout=timeout))
-        opts = dist.ProcessGroupGloo._Options()
-        opts._devices = [dist.ProcessGroupGloo.create_device(hostname=addr)]
-        opts._timeout = timeout
-        pg = dist.ProcessGroupGloo(store, rank, world, opts)
+        pg = rank_group(a, hosts, rank, port)
 
         model = DDP(make_model(a), process_group=pg)
         opt = torch.optim.SGD(model.parameters(), lr=a.lr)
@@ -174,13 +195,70 @@ def rank_main(a, hosts, rank, name, steps, port):
     os._exit(0 if res["ok"] else 1)
 
 
-def run_job(a, hosts, name, steps, port):
+AR_MOD = 1024  # pattern values stay small integers: float32 sums are exact
+
+
+def rank_allreduce(a, hosts, rank, name, steps, port, mib):
+    """One rank of the all-reduce loop, in a forked child: never returns.
+    The tensor's last element carries the stop flag (1 from rank 0 once
+    NAME.stop exists, 0 otherwise), so that no other collective runs
+    between iterations; the others carry the pattern: in iteration i rank
+    r contributes base * (r + 1) + i % AR_MOD, base[k] = k % AR_MOD, and
+    the sum over W ranks must be base * W(W+1)/2 + W (i % AR_MOD), every
+    element (at most 1023 * 10 + 4 * 1023 for W = 4: exact in float32)."""
+    res = {"rank": rank, "ok": False, "error": None, "start": [], "end": [],
+           "checked": 0}
+    out = os.path.join(a.out, f"{name}.rank{rank}.json")
+    try:
+        world = len(hosts)
+        pg = rank_group(a, hosts, rank, port)
+        n = int(mib * 2**20) // 4
+        base = (torch.arange(n - 1, dtype=torch.int64) % AR_MOD).to(torch.float32)
+        mine = base * (rank + 1)
+        expect_base = base * (world * (world + 1) // 2)
+        t = torch.empty(n, dtype=torch.float32)
+        body = t[:-1]
+        prog = os.path.join(a.out, f"{name}.progress")
+        stop = os.path.join(a.out, f"{name}.stop")
+        for i in range(steps):
+            body.copy_(mine)
+            body.add_(float(i % AR_MOD))
+            t[-1] = float(rank == 0 and os.path.exists(stop))
+            t0 = time.time()
+            dist.all_reduce(t, group=pg)
+            t1 = time.time()
+            res["start"].append(t0)
+            res["end"].append(t1)
+            flag = float(t[-1])
+            body.sub_(expect_base)
+            want = float(world * (i % AR_MOD))
+            if flag not in (0.0, 1.0) or not bool((body == want).all()):
+                bad = int((body != want).sum())
+                raise ValueError(f"iteration {i}: {bad} of {n - 1} elements differ from "
+                                 f"the sum, by up to {float((body - want).abs().max())}; "
+                                 f"stop flag {flag}")
+            res["checked"] += 1
+            if rank == 0:
+                write_atomic(prog, f"{i + 1}\n")
+            if flag:
+                break
+        res["ok"] = True
+        pg.barrier().wait()
+    except Exception as e:  # reported in the job's JSON, not a traceback
+        res["error"] = f"{type(e).__name__}: {e}"
+    write_atomic(out, json.dumps(res))
+    os._exit(0 if res["ok"] else 1)
+
+
+def fork_ranks(a, hosts, name, target):
+    """Fork one rank per host running target(rank) (which never returns),
+    wait for them, return (wall seconds, their result dicts)."""
     t0 = time.time()
     pids = {}
     for rank in range(len(hosts)):
         pid = os.fork()
         if pid == 0:
-            rank_main(a, hosts, rank, name, steps, port)
+            target(rank)
         pids[pid] = rank
     # Ranks end by themselves (gloo's timeout bounds every wait); past
     # twice that, plus the job's own time, they are killed.
@@ -205,6 +283,47 @@ def run_job(a, hosts, name, steps, port):
         except OSError:
             ranks.append({"rank": r, "ok": False, "start": [], "end": [],
                           "error": f"no result (wait status {status.get(r)})"})
+    return t0, wall, ranks
+
+
+def job_steps(ranks, n):
+    """The job's steps: earliest start and latest end over the ranks."""
+    return {
+        "start": [min(x["start"][i] for x in ranks) for i in range(n)],
+        "end": [max(x["end"][i] for x in ranks) for i in range(n)],
+        "rank_step_s": [[e - s for s, e in zip(x["start"], x["end"])]
+                        for x in ranks],
+    }
+
+
+def allreduce_job(a, hosts, name, steps, port, mib):
+    t0, wall, ranks = fork_ranks(
+        a, hosts, name, lambda r: rank_allreduce(a, hosts, r, name, steps, port, mib))
+    n = min(len(x["start"]) for x in ranks)
+    for x in ranks:
+        if x["ok"] and x.get("checked") != len(x["start"]):
+            x["ok"], x["error"] = False, f"{x.get('checked')} of {len(x['start'])} checked"
+        elif x["ok"] and len(x["start"]) != n:
+            x["ok"], x["error"] = False, f"{len(x['start'])} steps, not {n}"
+    job = {
+        "name": name, "workload": "allreduce", "world": len(hosts), "steps": steps,
+        "steps_done": n, "wall_s": wall, "import_s": import_s,
+        "bytes": int(mib * 2**20) // 4 * 4, "dtype": "float32",
+        "checked": min(x.get("checked", 0) for x in ranks),
+        "setup_s": (min(x["start"][0] for x in ranks) - t0) if n else None,
+        "ok": all(x["ok"] for x in ranks),
+        "error": "; ".join(f"rank {x['rank']}: {x['error']}"
+                           for x in ranks if x.get("error")) or None,
+    }
+    job.update(job_steps(ranks, n))
+    write_atomic(os.path.join(a.out, f"{name}.json"), json.dumps(job))
+    write_atomic(os.path.join(a.out, f"{name}.done"), "")
+    return job["ok"]
+
+
+def run_job(a, hosts, name, steps, port):
+    t0, wall, ranks = fork_ranks(
+        a, hosts, name, lambda r: rank_main(a, hosts, r, name, steps, port))
     n = min(len(x["start"]) for x in ranks)
     # The reference, for as many steps as the ranks did; every rank's
     # final parameters against it.
@@ -237,11 +356,8 @@ def run_job(a, hosts, name, steps, port):
         "error": "; ".join(f"rank {x['rank']}: {x['error']}"
                            for x in ranks if x.get("error")) or None,
         "max_abs_diff": diff,
-        "start": [min(x["start"][i] for x in ranks) for i in range(n)],
-        "end": [max(x["end"][i] for x in ranks) for i in range(n)],
-        "rank_step_s": [[e - s for s, e in zip(x["start"], x["end"])]
-                        for x in ranks],
     }
+    job.update(job_steps(ranks, n))
     write_atomic(os.path.join(a.out, f"{name}.json"), json.dumps(job))
     write_atomic(os.path.join(a.out, f"{name}.done"), "")
     return job["ok"]
@@ -268,6 +384,9 @@ def main():
             break
         if w[0] == "run" and len(w) == 4:
             ok = run_job(a, hosts, w[1], int(w[2]), int(w[3])) and ok
+        elif w[0] == "allreduce" and len(w) == 5:
+            ok = allreduce_job(a, hosts, w[1], int(w[2]), int(w[3]),
+                               float(w[4])) and ok
         else:
             print(f"torch_ddp: bad command: {line.strip()}", file=sys.stderr)
             ok = False
