@@ -153,101 +153,100 @@ def rank_group(a, hosts, rank, port):
     return dist.ProcessGroupGloo(store, rank, world, opts)
 
 
-def rank_main(a, hosts, rank, name, steps, port):
-    """One rank, in a forked child: never returns."""
+def rank_process(a, hosts, rank, name, port, body):
+    """One rank, in a forked child: never returns. Enters the rank's
+    namespace, joins the gloo group and runs body(pg, res), which appends
+    each step's start and end to res; then waits at a barrier for every
+    rank (so that none closes its connections while others still need
+    them) and writes res, with the error if any, to NAME.rankR.json."""
     res = {"rank": rank, "ok": False, "error": None, "start": [], "end": []}
     out = os.path.join(a.out, f"{name}.rank{rank}.json")
     try:
-        world = len(hosts)
         pg = rank_group(a, hosts, rank, port)
-
-        model = DDP(make_model(a), process_group=pg)
-        opt = torch.optim.SGD(model.parameters(), lr=a.lr)
-        x, y = make_data(a)
-        per = a.batch // world
-        x, y = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
-        prog = os.path.join(a.out, f"{name}.progress")
-        stop = os.path.join(a.out, f"{name}.stop")
-        for i in range(steps):
-            t0 = time.time()
-            opt.zero_grad()
-            torch.nn.functional.mse_loss(model(x), y).backward()
-            opt.step()
-            t1 = time.time()
-            res["start"].append(t0)
-            res["end"].append(t1)
-            if rank == 0:
-                write_atomic(prog, f"{i + 1}\n")
-            if i % STOP_EVERY == STOP_EVERY - 1:
-                flag = torch.tensor([float(rank == 0 and os.path.exists(stop))])
-                pg.allreduce([flag]).wait()
-                if flag.item() > 0:
-                    break
-        torch.save([p.detach() for p in model.module.parameters()],
-                   os.path.join(a.out, f"{name}.rank{rank}.pt"))
+        body(pg, res)
         res["ok"] = True
-        # Every rank has finished before any rank leaves (and closes its
-        # connections): a barrier, through the same gloo group.
         pg.barrier().wait()
     except Exception as e:  # reported in the job's JSON, not a traceback
         res["error"] = f"{type(e).__name__}: {e}"
     write_atomic(out, json.dumps(res))
     os._exit(0 if res["ok"] else 1)
+
+
+def rank_train(a, hosts, rank, name, steps, pg, res):
+    """The DDP job's body: train on the rank's share of the batch, stop
+    once NAME.stop exists (checked every STOP_EVERY steps, agreed by an
+    allreduce), save the final parameters."""
+    world = len(hosts)
+    model = DDP(make_model(a), process_group=pg)
+    opt = torch.optim.SGD(model.parameters(), lr=a.lr)
+    x, y = make_data(a)
+    per = a.batch // world
+    x, y = x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
+    prog = os.path.join(a.out, f"{name}.progress")
+    stop = os.path.join(a.out, f"{name}.stop")
+    for i in range(steps):
+        t0 = time.time()
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+        t1 = time.time()
+        res["start"].append(t0)
+        res["end"].append(t1)
+        if rank == 0:
+            write_atomic(prog, f"{i + 1}\n")
+        if i % STOP_EVERY == STOP_EVERY - 1:
+            flag = torch.tensor([float(rank == 0 and os.path.exists(stop))])
+            pg.allreduce([flag]).wait()
+            if flag.item() > 0:
+                break
+    torch.save([p.detach() for p in model.module.parameters()],
+               os.path.join(a.out, f"{name}.rank{rank}.pt"))
 
 
 AR_MOD = 1024  # pattern values stay small integers: float32 sums are exact
 
 
-def rank_allreduce(a, hosts, rank, name, steps, port, mib):
-    """One rank of the all-reduce loop, in a forked child: never returns.
-    The tensor's last element carries the stop flag (1 from rank 0 once
-    NAME.stop exists, 0 otherwise), so that no other collective runs
-    between iterations; the others carry the pattern: in iteration i rank
-    r contributes base * (r + 1) + i % AR_MOD, base[k] = k % AR_MOD, and
-    the sum over W ranks must be base * W(W+1)/2 + W (i % AR_MOD), every
-    element (at most 1023 * 10 + 4 * 1023 for W = 4: exact in float32)."""
-    res = {"rank": rank, "ok": False, "error": None, "start": [], "end": [],
-           "checked": 0}
-    out = os.path.join(a.out, f"{name}.rank{rank}.json")
-    try:
-        world = len(hosts)
-        pg = rank_group(a, hosts, rank, port)
-        n = int(mib * 2**20) // 4
-        base = (torch.arange(n - 1, dtype=torch.int64) % AR_MOD).to(torch.float32)
-        mine = base * (rank + 1)
-        expect_base = base * (world * (world + 1) // 2)
-        t = torch.empty(n, dtype=torch.float32)
-        body = t[:-1]
-        prog = os.path.join(a.out, f"{name}.progress")
-        stop = os.path.join(a.out, f"{name}.stop")
-        for i in range(steps):
-            body.copy_(mine)
-            body.add_(float(i % AR_MOD))
-            t[-1] = float(rank == 0 and os.path.exists(stop))
-            t0 = time.time()
-            dist.all_reduce(t, group=pg)
-            t1 = time.time()
-            res["start"].append(t0)
-            res["end"].append(t1)
-            flag = float(t[-1])
-            body.sub_(expect_base)
-            want = float(world * (i % AR_MOD))
-            if flag not in (0.0, 1.0) or not bool((body == want).all()):
-                bad = int((body != want).sum())
-                raise ValueError(f"iteration {i}: {bad} of {n - 1} elements differ from "
-                                 f"the sum, by up to {float((body - want).abs().max())}; "
-                                 f"stop flag {flag}")
-            res["checked"] += 1
-            if rank == 0:
-                write_atomic(prog, f"{i + 1}\n")
-            if flag:
-                break
-        res["ok"] = True
-        pg.barrier().wait()
-    except Exception as e:  # reported in the job's JSON, not a traceback
-        res["error"] = f"{type(e).__name__}: {e}"
-    write_atomic(out, json.dumps(res))
-    os._exit(0 if res["ok"] else 1)
+def rank_allreduce(a, hosts, rank, name, steps, mib, pg, res):
+    """The all-reduce loop's body. The tensor's last element carries the
+    stop flag (1 from rank 0 once NAME.stop exists, 0 otherwise), so that
+    no other collective runs between iterations; the others carry the
+    pattern: in iteration i rank r contributes base * (r + 1) + i % AR_MOD,
+    base[k] = k % AR_MOD, and the sum over W ranks must be
+    base * W(W+1)/2 + W (i % AR_MOD), every element (at most
+    1023 * 10 + 4 * 1023 for W = 4: exact in float32). res["checked"]
+    counts the iterations whose every element was verified."""
+    res["checked"] = 0
+    world = len(hosts)
+    n = int(mib * 2**20) // 4
+    base = (torch.arange(n - 1, dtype=torch.int64) % AR_MOD).to(torch.float32)
+    mine = base * (rank + 1)
+    expect_base = base * (world * (world + 1) // 2)
+    t = torch.empty(n, dtype=torch.float32)
+    body = t[:-1]
+    prog = os.path.join(a.out, f"{name}.progress")
+    stop = os.path.join(a.out, f"{name}.stop")
+    for i in range(steps):
+        body.copy_(mine)
+        body.add_(float(i % AR_MOD))
+        t[-1] = float(rank == 0 and os.path.exists(stop))
+        t0 = time.time()
+        dist.all_reduce(t, group=pg)
+        t1 = time.time()
+        res["start"].append(t0)
+        res["end"].append(t1)
+        flag = float(t[-1])
+        body.sub_(expect_base)
+        want = float(world * (i % AR_MOD))
+        if flag not in (0.0, 1.0) or not bool((body == want).all()):
+            bad = int((body != want).sum())
+            raise ValueError(f"iteration {i}: {bad} of {n - 1} elements differ from "
+                             f"the sum, by up to {float((body - want).abs().max())}; "
+                             f"stop flag {flag}")
+        res["checked"] += 1
+        if rank == 0:
+            write_atomic(prog, f"{i + 1}\n")
+        if flag:
+            break
 
 
 def fork_ranks(a, hosts, name, target):
@@ -298,7 +297,9 @@ def job_steps(ranks, n):
 
 def allreduce_job(a, hosts, name, steps, port, mib):
     t0, wall, ranks = fork_ranks(
-        a, hosts, name, lambda r: rank_allreduce(a, hosts, r, name, steps, port, mib))
+        a, hosts, name, lambda r: rank_process(
+            a, hosts, r, name, port,
+            lambda pg, res: rank_allreduce(a, hosts, r, name, steps, mib, pg, res)))
     n = min(len(x["start"]) for x in ranks)
     for x in ranks:
         if x["ok"] and x.get("checked") != len(x["start"]):
@@ -323,7 +324,9 @@ def allreduce_job(a, hosts, name, steps, port, mib):
 
 def run_job(a, hosts, name, steps, port):
     t0, wall, ranks = fork_ranks(
-        a, hosts, name, lambda r: rank_main(a, hosts, r, name, steps, port))
+        a, hosts, name, lambda r: rank_process(
+            a, hosts, r, name, port,
+            lambda pg, res: rank_train(a, hosts, r, name, steps, pg, res)))
     n = min(len(x["start"]) for x in ranks)
     # The reference, for as many steps as the ranks did; every rank's
     # final parameters against it.
