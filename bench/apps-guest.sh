@@ -79,10 +79,6 @@ mrc_fabric_hosts_ping > "$RAW/ping.txt" 2>&1 || fail "fabric: $(cat "$RAW/ping.t
 FABRIC_S=$((SECONDS - t0))
 log "fabric built in $FABRIC_S s"
 apps_counters_start
-hosts=""
-for i in "${!FAB_HOST_NS[@]}"; do
-	hosts="$hosts${hosts:+,}${FAB_HOST_NS[i]}=${FAB_HOST_ADDR[i]}"
-done
 
 # --- MPTCP: subflows on every plane ----------------------------------------
 
@@ -181,27 +177,13 @@ fi
 
 # --- the launchers ------------------------------------------------------------
 
-declare -A launcher ctl
 port=29500
 
-# One torch launcher per transport, all importing torch at once before
-# any job runs (nothing else runs while jobs are measured).
-start_launcher() {
-	local tr=$1 fd
-	apps_transport "$tr"
-	mkdir -p "$WORK/$tr"
-	mkfifo "$WORK/$tr/ctl"
-	mrc_bg "${APPS_WRAP[@]}" "$APPS_PYTHON" "$APPS_DIR/torch_ddp.py" --hosts "$hosts" \
-		--out "$WORK/$tr" --control "$WORK/$tr/ctl" --timeout "$GLOO_TIMEOUT" \
-		> "$WORK/$tr/log" 2>&1
-	launcher[$tr]=$MRC_BG_PID
-	exec {fd}<>"$WORK/$tr/ctl"
-	ctl[$tr]=$fd
-}
-
+# One torch launcher per transport (lib_apps.sh), all importing torch at
+# once before any job runs (nothing else runs while jobs are measured).
 t0=$SECONDS
 for tr in $TRANSPORTS; do
-	start_launcher "$tr"
+	apps_launcher_start "$tr" "$WORK/$tr" "$GLOO_TIMEOUT"
 done
 log "importing torch in $(echo $TRANSPORTS | wc -w) launchers ($TRANSPORTS)"
 for tr in $TRANSPORTS; do
@@ -211,27 +193,15 @@ done
 IMPORT_S=$((SECONDS - t0))
 log "torch imported in $IMPORT_S s; $(awk '/MemAvailable/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo) available"
 
-# The job functions of lib_apps.sh's apps_phased_job, for the current
-# transport (APPS_TRANSPORT) and workload (WORKLOAD).
+# The job functions of lib_apps.sh's apps_phased_job are the torch
+# launcher's; the job is the current workload (WORKLOAD).
 apps_job_start() {
 	port=$((port + 1))
 	case $WORKLOAD in
-	ddp) echo "run $1 $STEPS $port" >&"${ctl[$APPS_TRANSPORT]}" ;;
-	allreduce) echo "allreduce $1 $STEPS $port $MIB" >&"${ctl[$APPS_TRANSPORT]}" ;;
+	ddp) apps_launcher_send "$APPS_TRANSPORT" "run $1 $STEPS $port" ;;
+	allreduce) apps_launcher_send "$APPS_TRANSPORT" "allreduce $1 $STEPS $port $MIB" ;;
 	esac
 }
-apps_job_progress() {
-	local n=0
-	read -r n < "$APPS_RES/$1.progress" 2>/dev/null
-	echo "${n:-0}"
-}
-apps_job_over() {
-	[ -e "$APPS_RES/$1.done" ] || ! kill -0 "${launcher[$APPS_TRANSPORT]}" 2>/dev/null
-}
-apps_job_stop() {
-	touch "$APPS_RES/$1.stop"
-}
-apps_job_finish() { :; }
 
 # snap NAME: every host's MRC, MPTCP and TCP counters, RAW/ctr/NAME.X.*
 snap() {
@@ -251,7 +221,7 @@ snap() {
 warmup() {
 	local tr=$1 name=$1-warmup i x t=$SECONDS
 	port=$((port + 1))
-	echo "run $name $STEPS $port" >&"${ctl[$tr]}"
+	apps_launcher_send "$tr" "run $name $STEPS $port"
 	if mrc_wait_for 300 _apps_progress_at_least "$name" 5 && ! apps_job_over "$name"; then
 		for i in "${!FAB_HOSTS[@]}"; do
 			x=${FAB_HOSTS[i]}
@@ -313,9 +283,7 @@ for tr in $TRANSPORTS; do
 		log "$name: $s_n steps in $((SECONDS - t)) s, fault-free p50 $s_base_p50_ms ms," \
 			"p99 $s_base_p99_ms ms; $([ "$s_ok" = 1 ] && echo "results verified" || echo "FAILED: $s_error")"
 	done
-	echo quit >&"${ctl[$tr]}"
-	mrc_wait_for 120 sh -c "! kill -0 ${launcher[$tr]} 2>/dev/null" ||
-		log "$tr: the launcher did not exit"
+	apps_launcher_quit "$tr" 120 || log "$tr: the launcher did not exit"
 	cp "$WORK/$tr/log" "$RAW/$tr-launcher.log"
 	cp "$WORK/$tr/$tr-warmup.json" "$RAW/" 2>/dev/null
 done

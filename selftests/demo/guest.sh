@@ -44,40 +44,28 @@ mon=$!
 _mrc_pids+=("$mon")
 
 say "4. The same training job, twice: unmodified PyTorch, over MRC (mrcize) and over TCP"
-hosts=""
-for i in "${!FAB_HOST_NS[@]}"; do
-	hosts="$hosts${hosts:+,}${FAB_HOST_NS[i]}=${FAB_HOST_ADDR[i]}"
+# One launcher per transport (lib_apps.sh): torch imported once, one
+# rank per host; MRC's under mrcize with the demo's policy.
+APPS_POLICY=training
+for tr in mrc tcp; do
+	apps_launcher_start "$tr" "$work/$tr" "$GLOO_TIMEOUT" || exit 1
+	echo "\$ ${APPS_WRAP[*]} python3 torch_ddp.py --hosts $(apps_hosts | tr , ' ')"
 done
-launch() { # NAME WRAPPER...: a launcher (torch imported once, one rank per host)
-	local name=$1 fd
-	shift
-	mkdir -p "$work/$name"
-	rm -f "$work/$name"/*
-	mkfifo "$work/$name/ctl"
-	echo "\$ $* python3 torch_ddp.py --hosts ${hosts//,/ }"
-	mrc_bg "$@" "$APPS_PYTHON" "$APPS_DIR/torch_ddp.py" --hosts "$hosts" \
-		--out "$work/$name" --control "$work/$name/ctl" --timeout "$GLOO_TIMEOUT" \
-		> "$work/$name/log" 2>&1
-	exec {fd}<>"$work/$name/ctl"
-	eval "ctl_$name=$fd"
-}
-launch mrc "$APPS_MRCIZE" run --policy training --
-launch tcp
 echo "(importing torch in both; about a minute in this emulated VM)"
 mrc_wait_for 400 test -e "$work/mrc/ready" -a -e "$work/tcp/ready" ||
 	{ tail -5 "$work"/*/log; exit 1; }
 # A first short job per launcher pays for the code the ranks load once.
-echo "run warmup 5 29400" >&"$ctl_mrc"
-echo "run warmup 5 29401" >&"$ctl_tcp"
+apps_launcher_send mrc "run warmup 5 29400"
+apps_launcher_send tcp "run warmup 5 29401"
 mrc_wait_for 300 test -e "$work/mrc/warmup.done" -a -e "$work/tcp/warmup.done"
-echo "run job 100000 29500" >&"$ctl_mrc"
-echo "run job 100000 29501" >&"$ctl_tcp"
+apps_launcher_send mrc "run job 100000 29500"
+apps_launcher_send tcp "run job 100000 29501"
 
 # Microseconds since the epoch, and tenths of seconds as "S.D": pure bash,
 # so that a status line costs no fork (forks are slow in this VM).
 usecs() { local t=${EPOCHREALTIME/./}; echo "${t#0}"; }
 tenths() { local d=$(($1 / 100000)); echo "$((d / 10)).$((d % 10))"; }
-progress() { local n=0; read -r n 2>/dev/null < "$work/$1/job.progress"; echo "${n:-0}"; }
+progress() { apps_launcher_progress "$work/$1" job; }
 training() { [ "$(progress mrc)" -gt 0 ] && [ "$(progress tcp)" -gt 0 ]; }
 declare -A last_n last_t
 live() { # SECONDS: a status line every half second
@@ -116,8 +104,8 @@ touch "$work/mrc/job.stop" "$work/tcp/job.stop"
 stop=$EPOCHREALTIME
 echo "(stopping both jobs after their current step)"
 mrc_wait_for $((GLOO_TIMEOUT + 60)) test -e "$work/mrc/job.done" -a -e "$work/tcp/job.done"
-echo quit >&"$ctl_mrc"
-echo quit >&"$ctl_tcp"
+apps_launcher_quit mrc 60
+apps_launcher_quit tcp 60
 for tr in mrc tcp; do
 	mkdir -p "$out/$tr"
 	cp "$work/$tr"/*.json "$work/$tr/log" "$out/$tr/" 2>/dev/null

@@ -36,43 +36,12 @@ mrc_info "4-host fabric built in $((SECONDS - t)) s"
 mrc_check "fabric: every host reaches every other host" mrc_fabric_hosts_ping
 apps_counters_start
 base=$(mrc_tmpdir)
-hosts=""
-for i in "${!FAB_HOST_NS[@]}"; do
-	hosts="$hosts${hosts:+,}${FAB_HOST_NS[i]}=${FAB_HOST_ADDR[i]}"
-done
 port=29500
-declare -A launcher ctl
 
+# The job functions are the torch launcher's (lib_apps.sh); the job is
+# test 81's DDP training.
 apps_job_start() {
-	port=$((port + 1))
-	echo "run $1 $STEPS $port" >&"${ctl[$APPS_TRANSPORT]}"
-}
-apps_job_progress() {
-	local n=0
-	read -r n < "$APPS_RES/$1.progress" 2>/dev/null
-	echo "${n:-0}"
-}
-apps_job_over() {
-	[ -e "$APPS_RES/$1.done" ] || ! kill -0 "${launcher[$APPS_TRANSPORT]}" 2>/dev/null
-}
-apps_job_stop() {
-	touch "$APPS_RES/$1.stop"
-}
-apps_job_finish() { :; }
-
-# start_launcher TR: torch_ddp.py for transport TR, in the background; it
-# imports torch, then waits for jobs on its control FIFO.
-start_launcher() {
-	local tr=$1 fd
-	apps_transport "$tr"
-	mkdir -p "$base/$tr"
-	mkfifo "$base/$tr/ctl"
-	mrc_bg "${APPS_WRAP[@]}" "$APPS_PYTHON" "$APPS_DIR/torch_ddp.py" --hosts "$hosts" \
-		--out "$base/$tr" --control "$base/$tr/ctl" --timeout "$GLOO_TIMEOUT" \
-		> "$base/$tr/log" 2>&1
-	launcher[$tr]=$MRC_BG_PID
-	exec {fd}<>"$base/$tr/ctl"
-	ctl[$tr]=$fd
+	apps_launcher_send "$APPS_TRANSPORT" "run $1 $STEPS $((port += 1))"
 }
 
 # run_transport TR: every job over transport TR, from its launcher.
@@ -89,13 +58,12 @@ run_transport() {
 	# the first time (gloo, DDP: read over 9p in the VM): a short warm-up
 	# job keeps that out of the fault-free yardstick.
 	t=$SECONDS
-	echo "run $tr-warmup 5 $((port += 1))" >&"${ctl[$tr]}"
+	apps_launcher_send "$tr" "run $tr-warmup 5 $((port += 1))"
 	mrc_wait_for 300 test -e "$APPS_RES/$tr-warmup.done"
 	mrc_info "$tr: warm-up job in $((SECONDS - t)) s"
 	t=$SECONDS
 	apps_phased_job "$tr-job"
-	echo quit >&"${ctl[$tr]}"
-	mrc_wait_for 60 sh -c "! kill -0 ${launcher[$tr]} 2>/dev/null"
+	apps_launcher_quit "$tr" 60
 	mrc_info "$tr: a job through every fault in $((SECONDS - t)) s"
 	# The harness, not TCP's behaviour: the job ran and reported (a job
 	# that fails reports its error, gloo's timeout included).
@@ -109,10 +77,10 @@ run_transport() {
 # idle, while the TCP jobs run.
 why=$(apps_mrc_missing)
 t=$SECONDS
-start_launcher tcp
+apps_launcher_start tcp "$base/tcp" "$GLOO_TIMEOUT"
 if [ -z "$why" ]; then
 	mrc_check "mrc: usid paths between every pair of hosts, the apps policy" apps_mrc_setup
-	start_launcher mrc
+	apps_launcher_start mrc "$base/mrc" "$GLOO_TIMEOUT"
 fi
 run_transport tcp
 mrc_info "torch imported in $(sed 's/.*: *\([0-9]*\).*/\1/' "$base/tcp/ready") s"

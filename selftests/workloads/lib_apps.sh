@@ -25,7 +25,8 @@
 #   planedown  ip link set plN down on a host: the host's own plane link
 #   loss1      netem loss 1% on a host's plane link (egress)
 #
-# Jobs. A test defines five functions for its workload:
+# Jobs. A test defines five functions for its workload (the torch
+# launcher's, below, but apps_job_start):
 #   apps_job_start NAME    start the job, in the background
 #   apps_job_progress NAME print how many steps it has finished (0 before)
 #   apps_job_over NAME     true once it has ended (for any reason)
@@ -217,6 +218,70 @@ apps_netem_drops() {
 	tc -n "$1" -s qdisc show dev "$2" | awk '/netem/ { f = 1 } f && /dropped/ {
 		sub(/,/, "", $7); print $7; exit }'
 }
+
+# --- the torch launcher (workloads/torch_ddp.py) ------------------------------
+# One launcher per transport imports torch once (the slow part) and runs
+# every job sent on its control FIFO, one rank per host. Its files are in
+# a directory off 9p: 9p has no FIFOs, and the progress file is rewritten
+# every step.
+declare -A APPS_LAUNCHER APPS_CTL
+
+# apps_hosts: the launcher's --hosts, NS=ADDR,... of the fabric's hosts.
+apps_hosts() {
+	local i hosts=""
+	for i in "${!FAB_HOST_NS[@]}"; do
+		hosts="$hosts${hosts:+,}${FAB_HOST_NS[i]}=${FAB_HOST_ADDR[i]}"
+	done
+	echo "$hosts"
+}
+
+# apps_launcher_start TR DIR GLOO_TIMEOUT: TR's launcher in the
+# background, its command prefixed as apps_transport TR says, its files
+# (log, ready, the jobs' results) in DIR.
+apps_launcher_start() {
+	local tr=$1 dir=$2 fd
+	apps_transport "$tr" || return 1
+	mkdir -p "$dir"
+	mkfifo "$dir/ctl" || return 1
+	mrc_bg "${APPS_WRAP[@]}" "$APPS_PYTHON" "$APPS_DIR/torch_ddp.py" --hosts "$(apps_hosts)" \
+		--out "$dir" --control "$dir/ctl" --timeout "$3" > "$dir/log" 2>&1
+	APPS_LAUNCHER[$tr]=$MRC_BG_PID
+	exec {fd}<>"$dir/ctl"
+	APPS_CTL[$tr]=$fd
+}
+
+# apps_launcher_send TR LINE: a control line (torch_ddp.py's usage).
+apps_launcher_send() {
+	echo "$2" >&"${APPS_CTL[$1]}"
+}
+
+# apps_launcher_quit TR SECONDS: end TR's launcher, wait for it to exit.
+apps_launcher_quit() {
+	apps_launcher_send "$1" quit
+	mrc_wait_for "$2" sh -c "! kill -0 ${APPS_LAUNCHER[$1]} 2>/dev/null"
+}
+
+# apps_launcher_progress DIR NAME: the steps job NAME has finished (0
+# before its first).
+apps_launcher_progress() {
+	local n=0
+	read -r n 2> /dev/null < "$1/$2.progress"
+	echo "${n:-0}"
+}
+
+# The job functions of apps_phased_job for a launcher's jobs: those of the
+# current transport (APPS_TRANSPORT), files in APPS_RES. apps_job_start
+# (what to run) is the caller's.
+apps_job_progress() {
+	apps_launcher_progress "$APPS_RES" "$1"
+}
+apps_job_over() {
+	[ -e "$APPS_RES/$1.done" ] || ! kill -0 "${APPS_LAUNCHER[$APPS_TRANSPORT]}" 2>/dev/null
+}
+apps_job_stop() {
+	touch "$APPS_RES/$1.stop"
+}
+apps_job_finish() { :; }
 
 _apps_progress_at_least() { # NAME N: the job finished N steps, or ended
 	[ "$(apps_job_progress "$1")" -ge "$2" ] || apps_job_over "$1"
