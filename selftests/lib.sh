@@ -154,6 +154,16 @@ mrc_ns_new() {
 	echo "$ns"
 }
 
+# mrc_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth link between two
+# namespaces, each end with its IPv6 address (/64, no DAD) and up.
+mrc_veth() {
+	ip link add name "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
+	ip -n "$1" addr add "$3/64" dev "$2" nodad &&
+		ip -n "$4" addr add "$6/64" dev "$5" nodad &&
+		ip -n "$1" link set "$2" up &&
+		ip -n "$4" link set "$5" up
+}
+
 # in_ns NS CMD...: run CMD in the network namespace NS only. Much cheaper
 # than "ip netns exec" in the emulated guest (no mount namespace, no sysfs
 # remount: ~0.4 s instead of ~8 s per mrcctl); /proc/net follows the
@@ -162,6 +172,13 @@ in_ns() {
 	local ns=$1
 	shift
 	nsenter -F --net="/run/netns/$ns" "$@"
+}
+
+# mrc_bg_in_ns NS CMD...: CMD in NS, in the background (mrc_bg).
+# nsenter execs CMD, so the cleanup's kill reaches CMD itself (a shell
+# function in the background would wait for its child and never die).
+mrc_bg_in_ns() {
+	mrc_bg nsenter -F --net="/run/netns/$1" "${@:2}"
 }
 
 # mrc_mib NS NAME: one counter of NS's MIB (/proc/net/mrc_stat).

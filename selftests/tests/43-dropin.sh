@@ -22,28 +22,14 @@ mrc_module_load
 a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
 c=$(mrc_ns_new c)
-ip link add name vab netns "$a" type veth peer name vba netns "$b"
-ip link add name vac netns "$a" type veth peer name vca netns "$c"
-ip -n "$a" addr add fd10::1/64 dev vab nodad
-ip -n "$b" addr add fd10::2/64 dev vba nodad
-ip -n "$a" addr add fd11::1/64 dev vac nodad
-ip -n "$c" addr add fd11::2/64 dev vca nodad
-for l in "$a vab" "$b vba" "$a vac" "$c vca"; do
-	set -- $l
-	ip -n "$1" link set "$2" up
-done
+mrc_veth "$a" vab fd10::1 "$b" vba fd10::2
+mrc_veth "$a" vac fd11::1 "$c" vca fd11::2
 # No backup paths: their probes would hide the keepalive probes in
 # ProbesSent.
 for ns in "$a" "$b"; do
 	in_ns "$ns" "$MRCCTL" policy set default backups 0
 done
 dropin="python3 $MRC_ROOT/selftests/tools/dropin.py"
-# A role in the background, in a namespace. nsenter execs it, so the
-# cleanup's kill reaches the role itself (a shell function in the
-# background would wait for its child and never die).
-bg_in_ns() { # NS CMD...
-	mrc_bg nsenter -F --net="/run/netns/$1" "${@:2}"
-}
 res=$(mrc_tmpdir)
 now() { date +%s.%N; }
 # field FILE EVENT N: the Nth word of the line of EVENT (1: its time)
@@ -85,10 +71,10 @@ mrc_check "... within 1 s, not the policy's 4.5 s ($(field "$res/refused.out" re
 mrc_check_eq "... counted in HsUnreachable" $((hs0 + 1)) "$(mrc_mib "$a" HsUnreachable)"
 
 # ---- keepalive ----
-bg_in_ns "$b" $dropin serve 7000 > "$res/serve.out"
+mrc_bg_in_ns "$b" $dropin serve 7000 > "$res/serve.out"
 mrc_check "b listens" mrc_wait_for 30 grep -q listening "$res/serve.out"
-bg_in_ns "$a" $dropin idle fd10::2 7000 1 1 2 > "$res/ka.out"
-bg_in_ns "$a" $dropin idle fd10::2 7000 > "$res/plain.out"
+mrc_bg_in_ns "$a" $dropin idle fd10::2 7000 1 1 2 > "$res/ka.out"
+mrc_bg_in_ns "$a" $dropin idle fd10::2 7000 > "$res/plain.out"
 mrc_check "an idle connection with keepalive (idle 1 s, interval 1 s, 2 probes)" \
 	mrc_wait_for 30 grep -q connected "$res/ka.out"
 mrc_check "an idle connection without" mrc_wait_for 30 grep -q connected "$res/plain.out"
@@ -120,8 +106,8 @@ silence off
 # The default policy's budget: about 4.5 s. A 6 s outage outlives it, not
 # a 20 s user timeout (the wide margin is for the emulated VM, where the
 # outage may last a few seconds more than asked).
-bg_in_ns "$a" $dropin send fd10::2 7000 20000 30 > "$res/ut-long.out"
-bg_in_ns "$a" $dropin send fd10::2 7000 0 30 > "$res/ut-none.out"
+mrc_bg_in_ns "$a" $dropin send fd10::2 7000 20000 30 > "$res/ut-long.out"
+mrc_bg_in_ns "$a" $dropin send fd10::2 7000 0 30 > "$res/ut-none.out"
 mrc_check "two senders (user timeout 20 s, and the policy's)" \
 	mrc_wait_for 30 grep -q connected "$res/ut-long.out"
 mrc_wait_for 30 grep -q connected "$res/ut-none.out"
@@ -139,7 +125,7 @@ mrc_check "... and finishes its transfer" grep -q done "$res/ut-long.out" ||
 # A short user timeout ends a stall sooner than the policy would: make
 # the policy's budget long (about 11.5 s) so only the user timeout can.
 in_ns "$a" "$MRCCTL" policy set default retry-limit 30
-bg_in_ns "$a" $dropin send fd10::2 7000 1000 30 > "$res/ut-short.out"
+mrc_bg_in_ns "$a" $dropin send fd10::2 7000 1000 30 > "$res/ut-short.out"
 mrc_check "a sender with a 1 s user timeout" mrc_wait_for 30 grep -q connected "$res/ut-short.out"
 silence on
 mrc_check "... gives up during the outage" mrc_wait_for 30 grep -q ended "$res/ut-short.out"

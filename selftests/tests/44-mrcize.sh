@@ -21,25 +21,14 @@ mrc_module_load
 a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
 c=$(mrc_ns_new c)
-ip link add name vab netns "$a" type veth peer name vba netns "$b"
-ip link add name vac netns "$a" type veth peer name vca netns "$c"
-ip -n "$a" addr add fd10::1/64 dev vab nodad
-ip -n "$b" addr add fd10::2/64 dev vba nodad
-ip -n "$a" addr add fd11::1/64 dev vac nodad
-ip -n "$c" addr add fd11::2/64 dev vca nodad
+mrc_veth "$a" vab fd10::1 "$b" vba fd10::2
+mrc_veth "$a" vac fd11::1 "$c" vca fd11::2
 ip -n "$a" addr add 10.0.11.1/24 dev vac
 ip -n "$c" addr add 10.0.11.2/24 dev vca
-for l in "$a vab" "$b vba" "$a vac" "$c vca"; do
-	set -- $l
-	ip -n "$1" link set "$2" up
-done
 for ns in "$a" "$b"; do
 	in_ns "$ns" "$MRCCTL" policy set default backups 0
 done
 res=$(mrc_tmpdir)
-bg_in_ns() { # NS CMD...: nsenter execs CMD, so cleanup's kill reaches it
-	mrc_bg nsenter -F --net="/run/netns/$1" "${@:2}"
-}
 # iperf3 JSON: bytes the client sent (what the server counts may miss
 # the last packets: iperf3 ends the test over its control connection)
 tx_bytes() { python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["end"]["sum_sent"]["bytes"]))' "$1"; }
@@ -47,7 +36,7 @@ tx_bytes() { python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))
 listening() { mrc_wait_for 30 grep -q "listening" "$1"; }
 
 # ---- both ends under mrcize ----
-bg_in_ns "$b" "$MRCIZE" run -v -- iperf3 --forceflush -s -1 -p 5201 > "$res/s1.out" 2>&1
+mrc_bg_in_ns "$b" "$MRCIZE" run -v -- iperf3 --forceflush -s -1 -p 5201 > "$res/s1.out" 2>&1
 mrc_check "iperf3 -s under mrcize listens" listening "$res/s1.out"
 inb0=$(mrc_mib "$b" InBytes)
 in_ns "$a" "$MRCIZE" run -v -- iperf3 -6 -c fd10::2 -p 5201 -n 8M -J \
@@ -66,7 +55,7 @@ mrc_check "the client's summary counts MRC connections and no fallback" \
 sed 's/^/# client: /' "$res/c1.err"
 
 # ---- a peer host without MRC: fallback to TCP ----
-bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5202 > "$res/s2.out" 2>&1
+mrc_bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5202 > "$res/s2.out" 2>&1
 mrc_check "a plain iperf3 -s on c (no MRC there)" listening "$res/s2.out"
 unreach0=$(mrc_mib "$a" HsUnreachable)
 t0=$(date +%s%N)
@@ -84,7 +73,7 @@ mrc_check "... the host's ICMPv6 error decided it (HsUnreachable)" \
 mrc_info "whole run with fallbacks: $t ms"
 sed 's/^/# client: /' "$res/c2.err"
 
-bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5203 > "$res/s3.out" 2>&1
+mrc_bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5203 > "$res/s3.out" 2>&1
 listening "$res/s3.out"
 in_ns "$a" "$MRCIZE" run --strict -- iperf3 -6 -c fd11::2 -p 5203 -n 1M \
 	> "$res/c3.out" 2>&1
@@ -92,7 +81,7 @@ mrc_check "--strict: no fallback, iperf3 fails to connect" test $? -ne 0
 mrc_check "... with 'Connection refused'" grep -q "Connection refused" "$res/c3.out"
 
 # ---- MRC on the peer, but its server is plain TCP ----
-bg_in_ns "$b" iperf3 --forceflush -s -1 -p 5204 > "$res/s4.out" 2>&1
+mrc_bg_in_ns "$b" iperf3 --forceflush -s -1 -p 5204 > "$res/s4.out" 2>&1
 listening "$res/s4.out"
 rej0=$(mrc_mib "$b" HsRejected)
 in_ns "$a" "$MRCIZE" run -v -- iperf3 -6 -c fd10::2 -p 5204 -n 1M -J \
@@ -103,7 +92,7 @@ mrc_check "... after b refused at the MRC level (HsRejected)" \
 
 # ---- a server under mrcize, a client without MRC ----
 tcpacc0=$(mrc_mib "$b" TcpAccepted)
-bg_in_ns "$b" "$MRCIZE" run -- iperf3 --forceflush -s -1 -p 5208 > "$res/s7.out" 2>&1
+mrc_bg_in_ns "$b" "$MRCIZE" run -- iperf3 --forceflush -s -1 -p 5208 > "$res/s7.out" 2>&1
 listening "$res/s7.out"
 in_ns "$a" iperf3 -6 -c fd10::2 -p 5208 -n 1M -J > "$res/c7.json" 2>&1
 mrc_check_eq "a plain iperf3 client reaches an iperf3 server under mrcize" 0 "$?"
@@ -112,14 +101,14 @@ mrc_check_eq "a plain iperf3 client reaches an iperf3 server under mrcize" 0 "$?
 # MRC only.
 mrc_check "... whose MRC listener accepted both its TCP connections" \
 	test "$(($(mrc_mib "$b" TcpAccepted) - tcpacc0))" -eq 2
-bg_in_ns "$b" "$MRCIZE" run --strict -- iperf3 --forceflush -s -1 -p 5209 > "$res/s8.out" 2>&1
+mrc_bg_in_ns "$b" "$MRCIZE" run --strict -- iperf3 --forceflush -s -1 -p 5209 > "$res/s8.out" 2>&1
 listening "$res/s8.out"
 in_ns "$a" iperf3 -6 -c fd10::2 -p 5209 -n 1M > "$res/c8.out" 2>&1
 mrc_check "--strict on the server: MRC only, a plain client is refused" \
 	grep -q "Connection refused" "$res/c8.out"
 
 # ---- filters ----
-bg_in_ns "$b" "$MRCIZE" run --ports 5206 -- iperf3 --forceflush -s -1 -p 5205 > "$res/s5.out" 2>&1
+mrc_bg_in_ns "$b" "$MRCIZE" run --ports 5206 -- iperf3 --forceflush -s -1 -p 5205 > "$res/s5.out" 2>&1
 listening "$res/s5.out"
 inb0=$(mrc_mib "$b" InBytes)
 in_ns "$a" "$MRCIZE" run -v --ports 5206 -- iperf3 -6 -c fd10::2 -p 5205 -n 2M -J \
@@ -139,7 +128,7 @@ s.listen()
 print(s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL), p == s.getsockname()[1])' 2>&1)
 mrc_check_eq "an ephemeral listener outside --ports: TCP, on the port it had" "6 True" "$out"
 
-bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5207 > "$res/s6.out" 2>&1
+mrc_bg_in_ns "$c" iperf3 --forceflush -s -1 -p 5207 > "$res/s6.out" 2>&1
 listening "$res/s6.out"
 in_ns "$a" "$MRCIZE" run -v -- iperf3 -4 -c 10.0.11.2 -p 5207 -n 1M -J \
 	> "$res/c6.json" 2> "$res/c6.err"
