@@ -19,6 +19,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. bench/lib_host.sh
 
 for f in kmod/mrc.ko build/tools/mrcctl/mrcctl build/tools/mrcize/mrcize; do
 	[ -f "$f" ] || { echo "bench-apps: $f is not built (make)" >&2; exit 2; }
@@ -36,20 +37,14 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/raw"
 
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain -- kmod lib tools uapi bench selftests/workloads 2>/dev/null)" ]; then
-	commit="$commit+dirty"
-fi
-envs=()
-while IFS='=' read -r k v; do
-	case $k in BENCH_APPS_VM_TIMEOUT) ;; BENCH_APPS_*) envs+=("$k=$v") ;; esac
-done < <(env)
+commit=$(bench_commit kmod lib tools uapi bench selftests/workloads)
+bench_guest_env BENCH_APPS_ BENCH_APPS_VM_TIMEOUT
 
 echo "bench-apps: commit $commit; booting Debian's $(selftests/vm/kver.sh) kernel; results in $out"
 t0=$SECONDS
 rc=0
 selftests/vm/run-vm.sh -q -t "${BENCH_APPS_VM_TIMEOUT:-1800}" -o "$out" -- \
-	env "${envs[@]}" BENCH_OUT=/tmp/out bench/apps-guest.sh || rc=$?
+	env "${BENCH_ENV[@]}" BENCH_OUT=/tmp/out bench/apps-guest.sh || rc=$?
 grep '^bench:' "$out/console.log" | sed 's/^bench:/bench-apps:/' || true
 vm_s=$((SECONDS - t0))
 echo "bench-apps: VM finished after ${vm_s} s (status $rc)"

@@ -16,6 +16,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. bench/lib_host.sh
 
 for f in kmod/mrc.ko build/tools/mrcctl/mrcctl build/tools/mrc-perf/mrc-perf; do
 	[ -f "$f" ] || { echo "bench-profile: $f is not built (make)" >&2; exit 2; }
@@ -41,21 +42,15 @@ if [ "$plugin" = 1 ]; then
 	export MRC_VM_QEMU_ARGS="-plugin $so,ctl=$out/profile.ctl"
 fi
 
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain -- kmod lib tools uapi bench 2>/dev/null)" ]; then
-	commit="$commit+dirty"
-fi
-envs=()
-while IFS='=' read -r k v; do
-	case $k in BENCH_PROFILE_VM_TIMEOUT | BENCH_PROFILE_PLUGIN) ;; BENCH_*) envs+=("$k=$v") ;; esac
-done < <(env)
+commit=$(bench_commit kmod lib tools uapi bench)
+bench_guest_env BENCH_ BENCH_PROFILE_VM_TIMEOUT BENCH_PROFILE_PLUGIN
 others=$(pgrep -c -x qemu-system-x86 || true)
 
 echo "bench-profile: commit $commit; $others QEMU already running; results in $out"
 t0=$SECONDS
 rc=0
 selftests/vm/run-vm.sh -q -t "${BENCH_PROFILE_VM_TIMEOUT:-1500}" -o "$out" -- \
-	env "${envs[@]}" BENCH_OUT=/tmp/out BENCH_PROFILE_PLUGIN="$plugin" bench/profile-guest.sh || rc=$?
+	env "${BENCH_ENV[@]}" BENCH_OUT=/tmp/out BENCH_PROFILE_PLUGIN="$plugin" bench/profile-guest.sh || rc=$?
 grep '^bench:' "$out/console.log" || true
 vm_s=$((SECONDS - t0))
 echo "bench-profile: VM finished after ${vm_s} s (status $rc)"

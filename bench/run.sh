@@ -16,6 +16,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. bench/lib_host.sh
 
 for f in kmod/mrc.ko build/tools/mrcctl/mrcctl build/tools/mrc-perf/mrc-perf; do
 	[ -x "$f" ] || [ -f "$f" ] || { echo "bench: $f is not built (make)" >&2; exit 2; }
@@ -29,20 +30,14 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/raw"
 
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain -- kmod lib tools uapi bench 2>/dev/null)" ]; then
-	commit="$commit+dirty"
-fi
-envs=()
-while IFS='=' read -r k v; do
-	case $k in BENCH_VM_TIMEOUT) ;; BENCH_*) envs+=("$k=$v") ;; esac
-done < <(env)
+commit=$(bench_commit kmod lib tools uapi bench)
+bench_guest_env BENCH_ BENCH_VM_TIMEOUT
 
 echo "bench: commit $commit; booting Debian's $(selftests/vm/kver.sh) kernel; results in $out"
 t0=$SECONDS
 rc=0
 selftests/vm/run-vm.sh -q -t "${BENCH_VM_TIMEOUT:-1680}" -o "$out" -- \
-	env "${envs[@]}" BENCH_OUT=/tmp/out bench/guest.sh || rc=$?
+	env "${BENCH_ENV[@]}" BENCH_OUT=/tmp/out bench/guest.sh || rc=$?
 grep '^bench:' "$out/console.log" || true
 vm_s=$((SECONDS - t0))
 echo "bench: VM finished after ${vm_s} s (status $rc)"
