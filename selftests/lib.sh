@@ -37,6 +37,22 @@ MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}
 # a while, the debug suite sets more).
 MRC_TEST_MEM_SLACK_KB=${MRC_TEST_MEM_SLACK_KB:-0}
 export MRC_TEST_TIME_SCALE MRC_TEST_SIZE_DIV MRC_TEST_MEM_SLACK_KB
+# MRC_TEST_KEEP: a directory for what a failed check leaves behind that a
+# # line cannot hold (mrc_keep); selftests/run.sh and make check-debug
+# point it into their results directory. Unset: nothing is kept.
+MRC_TEST_KEEP=${MRC_TEST_KEEP:-}
+export MRC_TEST_KEEP
+
+# mrc_keep NAME PATH...: copy PATHs (files, directories) to
+# MRC_TEST_KEEP/TEST/NAME for whoever reads the failure.
+mrc_keep() {
+	local dir
+	[ -n "$MRC_TEST_KEEP" ] || return 0
+	dir=$MRC_TEST_KEEP/$(basename "$0" .sh)/$1
+	shift
+	mkdir -p "$dir" && cp -r "$@" "$dir/" 2>/dev/null
+	mrc_info "kept: $dir"
+}
 
 # mrc_time SECONDS: a time bound, scaled for the kernel under test.
 mrc_time() {
@@ -82,7 +98,8 @@ mrc_info() {
 	echo "# $*"
 }
 
-# mrc_check DESC CMD...: pass when CMD succeeds; on failure show its output.
+# mrc_check DESC CMD...: pass when CMD succeeds; on failure show its output
+# and return 1 (mrc_check ... || more_diagnostics).
 mrc_check() {
 	local desc=$1 out
 	shift
@@ -91,6 +108,7 @@ mrc_check() {
 	else
 		mrc_fail "$desc"
 		printf '%s\n' "$out" | head -20 | sed 's/^/# /'
+		return 1
 	fi
 }
 
@@ -101,6 +119,7 @@ mrc_check_fails() {
 	if out=$("$@" 2>&1); then
 		mrc_fail "$desc (succeeded unexpectedly)"
 		printf '%s\n' "$out" | head -20 | sed 's/^/# /'
+		return 1
 	else
 		mrc_pass "$desc"
 	fi

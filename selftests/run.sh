@@ -32,7 +32,7 @@ out=${MRC_SELFTESTS_OUT:-$root/build/selftests}
 rm -rf "$out"
 mkdir -p "$out"
 "$root/selftests/vm/run-vm.sh" $quiet -t "$vm_timeout" -o "$out" -- \
-	"$root/selftests/run-suite.sh" -o /tmp/out/ktap.txt "$@"
+	env MRC_TEST_KEEP=/tmp/out/keep "$root/selftests/run-suite.sh" -o /tmp/out/ktap.txt "$@"
 rc=$?
 
 ktap=$out/ktap.txt

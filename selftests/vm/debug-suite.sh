@@ -27,7 +27,7 @@ kml=/sys/kernel/debug/kmemleak
 # minutes under emulation); it scans on demand at the end.
 [ -w "$kml" ] && echo scan=off > "$kml"
 
-"$here/../run-suite.sh" -o /tmp/out/ktap.txt "$@"
+MRC_TEST_KEEP=/tmp/out/keep "$here/../run-suite.sh" -o /tmp/out/ktap.txt "$@"
 rc=$?
 
 if [ ! -w "$kml" ]; then
