@@ -123,6 +123,70 @@ apps_mrc_setup() {
 	done
 }
 
+# --- MRC's flight recorder -----------------------------------------------------
+# While an MRC job runs, `mrcctl monitor` in every host records the
+# events (path states, failed connections), and apps_phased_job snapshots
+# `mrcctl conn show paths` in every host while each fault is in place. When
+# the job fails, apps_judge prints what they saw: a failed run in CI (or
+# on the debug kernel) then says which connection died, with which
+# errno, and what its paths and timers looked like.
+
+# apps_recorder_start DIR: the monitors, their output in DIR.
+apps_recorder_start() {
+	local ns
+	_apps_rec=$1
+	mkdir -p "$_apps_rec"
+	cp /proc/net/softnet_stat "$_apps_rec/softnet.start"
+	for ns in "${FAB_HOST_NS[@]}"; do
+		mrc_bg_in_ns "$ns" "$MRCCTL" monitor > "$_apps_rec/events.$ns" 2>/dev/null
+	done
+}
+
+# apps_recorder_snap TAG: every host's connections and paths, now.
+apps_recorder_snap() {
+	local ns
+	[ -n "${_apps_rec:-}" ] || return 0
+	for ns in "${FAB_HOST_NS[@]}"; do
+		in_ns "$ns" "$MRCCTL" conn show paths > "$_apps_rec/conns.$1.$ns" 2>&1
+	done
+}
+
+# _apps_softnet_drops FILE: the drops of a copy of /proc/net/softnet_stat.
+_apps_softnet_drops() {
+	local n=0 d
+	while read -r _ d _; do
+		n=$((n + 16#$d))
+	done < "$1"
+	echo "$n"
+}
+
+# apps_recorder_report: as # lines, the failed connections, the path
+# state changes per host and reason, and the snapshots' connections.
+apps_recorder_report() {
+	local ns f
+	[ -n "${_apps_rec:-}" ] || return 0
+	# the fabric's own losses: packets its hops dropped at the per-CPU
+	# backlog (softnet_stat's second column), which no fault injects
+	cp /proc/net/softnet_stat "$_apps_rec/softnet.end"
+	echo "# recorder: $(($(_apps_softnet_drops "$_apps_rec/softnet.end") -
+		$(_apps_softnet_drops "$_apps_rec/softnet.start"))) packets dropped at the" \
+		"backlog (netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog))"
+	for ns in "${FAB_HOST_NS[@]}"; do
+		f=$_apps_rec/events.$ns
+		echo "# recorder, $ns: $(grep -c ' conn-established' "$f") established," \
+			"$(grep -c ' conn-failed' "$f") failed, $(grep -c ' recovery ' "$f") recoveries"
+		grep ' conn-failed' "$f" | head -5 | sed 's/^/#   /'
+		grep ' path-state ' "$f" | sed -n 's/.*\( [a-z_-]* -> [a-z_-]*\) reason \([a-z_-]*\).*/\1 (\2)/p' |
+			sort | uniq -c | sed 's/^/#   path/'
+	done
+	for f in "$_apps_rec"/conns.*; do
+		[ -e "$f" ] || continue
+		echo "# ${f##*/}:"
+		grep -v '^ *$' "$f" | head -40 | sed 's/^/#   /'
+	done
+	mrc_keep "recorder-$APPS_TRANSPORT" "$_apps_rec"/*
+}
+
 # apps_now: wall-clock seconds (as the jobs' JSON records time).
 apps_now() {
 	echo "$EPOCHREALTIME"
@@ -303,9 +367,13 @@ _apps_hold() {
 apps_phased_job() {
 	local name=$1 kind link ns dev t0 t1 p0 p1 drops rc=0 snap=0
 	: > "$APPS_RES/$name.fault"
+	[ "$APPS_TRANSPORT" = mrc ] && [ -z "${_apps_rec:-}" ] && apps_recorder_start "$APPS_RES/recorder"
 	apps_counters_all "$APPS_RES/$name.ctr$snap"
 	apps_job_start "$name"
-	mrc_wait_for "${APPS_START_WAIT:-180}" _apps_progress_at_least "$name" "$APPS_WARM"
+	if ! mrc_wait_for "${APPS_START_WAIT:-180}" _apps_progress_at_least "$name" "$APPS_WARM"; then
+		mrc_info "$name: not $APPS_WARM steps in $(mrc_time "${APPS_START_WAIT:-180}") s"
+		[ "$APPS_TRANSPORT" = mrc ] && apps_recorder_snap start && apps_recorder_report
+	fi
 	_apps_hold "$name" "$APPS_HEAD_S"
 	for kind in $APPS_FAULTS; do
 		if apps_job_over "$name"; then
@@ -323,6 +391,7 @@ apps_phased_job() {
 		t0=$(apps_now)
 		apps_fault_inject "$kind" "$ns" "$dev"
 		_apps_hold "$name" "$APPS_FAULT_S"
+		[ "$APPS_TRANSPORT" = mrc ] && apps_recorder_snap "$snap-$kind"
 		drops=-
 		[ "$kind" = planedown ] || drops=$(apps_netem_drops "$ns" "$dev")
 		apps_fault_repair "$kind" "$ns" "$dev"
@@ -386,7 +455,10 @@ apps_judge() {
 	mrc_info "$tr: $s_n steps; fault-free steps (yardstick, $s_base_n): p50 $s_base_p50_ms ms," \
 		"p90 $s_base_p90_ms ms, p99 $s_base_p99_ms ms, max $s_base_max_ms ms;" \
 		"$([ "$s_ok" = 1 ] && echo "results verified" || echo "FAILED: $err")"
-	[ "$tr" = mrc ] && mrc_check "$tr: the job completed with verified results" test "$s_ok" = 1
+	if [ "$tr" = mrc ] &&
+		! mrc_check "$tr: the job completed with verified results" test "$s_ok" = 1; then
+		apps_recorder_report
+	fi
 	bound=$((${s_base_max_ms/-/0} + 2 * APPS_RTO_MAX_MS))
 	while read -r kind ns dev _ _ p0 p1 drops; do
 		i=$((i + 1))
