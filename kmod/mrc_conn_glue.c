@@ -470,8 +470,6 @@ static void mrc_glue_count_path(struct net *net, const struct mrc_conn_event *ev
 		break;
 	case MRC_PATH_GOOD:
 		MRC_INC_STATS(net, MRC_MIB_PATH_TO_GOOD);
-		if (ev->reason == MRC_PR_PROBE_OK)
-			MRC_INC_STATS(net, MRC_MIB_PROBES_ANSWERED);
 		break;
 	case MRC_PATH_DENIED:
 		MRC_INC_STATS(net, MRC_MIB_PATH_DENIED);
@@ -531,6 +529,8 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 	mrc_glue_fold_one(net, MRC_MIB_ECN_MARKS, &f->ecn_marks, now.ecn_marks);
 	mrc_glue_fold_one(net, MRC_MIB_PROBES_TIMEOUT, &f->probes_timeout,
 			  now.probes_timeout);
+	mrc_glue_fold_one(net, MRC_MIB_PROBES_ANSWERED, &f->probes_answered,
+			  now.probes_answered);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

@@ -849,6 +849,7 @@ void mrc_conn_get_totals(const struct mrc_conn *conn,
 		out->rtx_by_cause[i] = conn->tx.lost_by_cause[i];
 	out->ecn_marks = conn->paths.ecn_marks;
 	out->probes_timeout = conn->paths.probes_timeout;
+	out->probes_answered = conn->paths.probes_answered;
 }
 
 /**

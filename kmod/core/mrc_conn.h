@@ -630,11 +630,13 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @rtx_by_cause: losses detected per enum mrc_loss_cause.
  * @ecn_marks: SACKs carrying SKIP_ONCE.
  * @probes_timeout: path probes that went unanswered.
+ * @probes_answered: path probes answered.
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
 	u64 ecn_marks;
 	u64 probes_timeout;
+	u64 probes_answered;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

@@ -656,6 +656,7 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	}
 	p->flags &= ~MRC_PATHF_PROBE_OUT;
 	p->stats.probes_ok++;
+	t->probes_answered++;
 	if (p->state != MRC_PATH_ASSUMED_BAD) {
 		p->fails = 0;
 		return;

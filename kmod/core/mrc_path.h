@@ -209,6 +209,7 @@ struct mrc_prng {
  * @ecn_marks: SACKs carrying SKIP_ONCE, on every path ever in the table
  *	(the per-path counters wrap and leave with their path).
  * @probes_timeout: probes that went unanswered, on every path.
+ * @probes_answered: probes answered (the path is alive), on every path.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -225,6 +226,7 @@ struct mrc_path_table {
 	struct mrc_prng rng;
 	u64 ecn_marks;
 	u64 probes_timeout;
+	u64 probes_answered;
 };
 
 /**

@@ -619,6 +619,11 @@ TEST_F(PathTable, HysteresisNeedsConsecutiveAnsweredProbes)
 	EXPECT_TRUE(Saw(i, MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_PROBE_OK));
 	EXPECT_EQ(t.paths[i].fails, 0U);
 	EXPECT_EQ(t.paths[i].stats.probes_ok, 5U);
+	u64 ok = 0;
+	for (u32 k = 0; k < t.count; k++)
+		ok += t.paths[k].stats.probes_ok;
+	EXPECT_EQ(t.probes_answered, ok)
+	    << "the MIB's ProbesAnswered: every answer, not only the one that restored the path";
 }
 
 TEST_F(PathTable, RecoveredPathRetiredWhenPlaneIsFull)
@@ -663,6 +668,7 @@ TEST_F(PathTable, ProbeAnsweredAlwaysSkipCountsAsFailure)
 	EXPECT_EQ(t.paths[i].successes, 0U);
 	EXPECT_EQ(t.paths[i].stats.probes_failed, 1U);
 	EXPECT_EQ(t.probes_timeout, 0U) << "answered, so not a timeout";
+	EXPECT_EQ(t.probes_answered, 1U) << "an ALWAYS_SKIP answer is a failure, not an answer";
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 }
 
