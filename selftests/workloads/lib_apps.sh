@@ -138,6 +138,9 @@ apps_recorder_start() {
 	mkdir -p "$_apps_rec"
 	cp /proc/net/softnet_stat "$_apps_rec/softnet.start"
 	for ns in "${FAB_HOST_NS[@]}"; do
+		in_ns "$ns" cat /proc/net/mrc_stat > "$_apps_rec/mib.start.$ns"
+	done
+	for ns in "${FAB_HOST_NS[@]}"; do
 		mrc_bg_in_ns "$ns" "$MRCCTL" monitor > "$_apps_rec/events.$ns" 2>/dev/null
 	done
 }
@@ -175,6 +178,10 @@ apps_recorder_report() {
 		f=$_apps_rec/events.$ns
 		echo "# recorder, $ns: $(grep -c ' conn-established' "$f") established," \
 			"$(grep -c ' conn-failed' "$f") failed, $(grep -c ' recovery ' "$f") recoveries"
+		# the MIB over the job: every counter that moved
+		in_ns "$ns" cat /proc/net/mrc_stat > "$_apps_rec/mib.end.$ns"
+		echo "#   MIB: $(awk 'NR == FNR { a[$1] = $2; next } $2 != a[$1] { printf "%s %d ", $1, $2 - a[$1] }' \
+			"$_apps_rec/mib.start.$ns" "$_apps_rec/mib.end.$ns")"
 		grep ' conn-failed' "$f" | head -5 | sed 's/^/#   /'
 		grep ' path-state ' "$f" | sed -n 's/.*\( [a-z_-]* -> [a-z_-]*\) reason \([a-z_-]*\).*/\1 (\2)/p' |
 			sort | uniq -c | sed 's/^/#   path/'
