@@ -184,13 +184,6 @@ mrc_fabric_build() {
 	local a_nh="" b_nh="" up_a up_b
 
 	modprobe -q veth
-	# Every hop of the fabric is a veth, and a veth's receive side is the
-	# per-CPU backlog (netdev_max_backlog, 1000 packets): one queue that
-	# stands in for the buffers of every switch at once. On a slow kernel
-	# (check-debug: busy CPUs defer the softirq) it overflowed and dropped
-	# up to half of the packets crossing 5 hops of a healthy fabric, which
-	# no fault of the test asked for. A switch per CPU's worth of room.
-	sysctl -qw net.core.netdev_max_backlog=32768
 	sysctl -qw net.core.devconf_inherit_init_net=1 \
 		net.ipv6.conf.all.forwarding=1 net.ipv6.conf.default.forwarding=1 \
 		net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 \
