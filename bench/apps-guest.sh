@@ -102,7 +102,7 @@ apps_counters_start
 # options, and 6.1 sends it only where it fits: beside TCP timestamps (12)
 # it never does, the peers learn no address and no subflow joins. So the
 # MPTCP jobs run with net.ipv4.tcp_timestamps=0 (it covers IPv6) in the
-# hosts, and the other transports' jobs with the default (mptcp_sysctl).
+# hosts, and the other transports' jobs with the default (hosts_tcp_timestamps).
 MPTCP_CMDS=$WORK/mptcp
 MPTCP_JOIN_PORT=10100
 mptcp_setup() {
@@ -147,8 +147,8 @@ mptcp_setup() {
 	done
 }
 
-# mptcp_sysctl VALUE: net.ipv4.tcp_timestamps in every host.
-mptcp_sysctl() {
+# hosts_tcp_timestamps VALUE: net.ipv4.tcp_timestamps in every host.
+hosts_tcp_timestamps() {
 	local ns
 	for ns in "${FAB_HOST_NS[@]}"; do
 		in_ns "$ns" sysctl -qw net.ipv4.tcp_timestamps="$1" || return 1
@@ -277,7 +277,7 @@ for tr in $TRANSPORTS; do
 	APPS_RES=$WORK/$tr
 	ts=1
 	[ "$tr" = mptcp ] && ts=0
-	mptcp_sysctl "$ts" || fail "$tr: net.ipv4.tcp_timestamps=$ts in the hosts"
+	hosts_tcp_timestamps "$ts" || fail "$tr: net.ipv4.tcp_timestamps=$ts in the hosts"
 	warmup "$tr"
 	for WORKLOAD in $WORKLOADS; do
 		name=$tr-$WORKLOAD

@@ -139,8 +139,6 @@ apps_recorder_start() {
 	cp /proc/net/softnet_stat "$_apps_rec/softnet.start"
 	for ns in "${FAB_HOST_NS[@]}"; do
 		in_ns "$ns" cat /proc/net/mrc_stat > "$_apps_rec/mib.start.$ns"
-	done
-	for ns in "${FAB_HOST_NS[@]}"; do
 		mrc_bg_in_ns "$ns" "$MRCCTL" monitor > "$_apps_rec/events.$ns" 2>/dev/null
 	done
 }
@@ -486,7 +484,7 @@ apps_judge() {
 	for kind in $APPS_FAULTS; do
 		grep -q "^$kind " "$APPS_RES/$name.fault" && continue
 		mrc_info "$tr $kind: not injected, the job had ended ($err)"
-		[ "$tr" = mrc ] && mrc_fail "$tr $kind: the fault went in mid-job"
+		[ "$tr" = mrc ] && { mrc_fail "$tr $kind: the fault went in mid-job"; bad=1; }
 	done
 	# what MRC saw, whenever one of its checks failed
 	[ "$bad" = 1 ] && apps_recorder_report
