@@ -202,13 +202,6 @@ void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when)
 		conn->probe_deadline = when ? when : 1;
 }
 
-static u64 mrc_conn_probe_ivl(const struct mrc_conn *conn, u8 state)
-{
-	u64 ivl = conn->paths.pol.probe_interval_ns;
-
-	return state == MRC_PATH_BACKUP ? ivl * MRC_PATH_BACKUP_PROBE_MULT : ivl;
-}
-
 /*
  * A path's link went down: what it had in flight is gone. Queue it for
  * retransmission on the other paths now instead of at the RTO, so a link
@@ -249,8 +242,8 @@ static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 		mrc_conn_link_losses(conn, pe->index);
 	if (pe->new_state == MRC_PATH_ASSUMED_BAD ||
 	    pe->new_state == MRC_PATH_BACKUP)
-		mrc_conn_probe_soon(conn, conn->now +
-				    mrc_conn_probe_ivl(conn, pe->new_state));
+		mrc_conn_probe_soon(conn,
+				    conn->paths.paths[pe->index].next_probe);
 	if (pe->new_state == MRC_PATH_SKIP) {
 		u64 until = conn->now + conn->paths.pol.skip_ns;
 

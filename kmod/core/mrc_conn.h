@@ -462,6 +462,9 @@ struct mrc_conn_ack {
  *	working path of ours even when our active ones are dead).
  * @fan_first: the path its first copy went out on.
  * @fan_cursor: rotation over our paths for the copies.
+ * @fan_quiet_until: no new fan-out before this time (one per RTO: SACKs
+ *	are cumulative, and a fan per retransmission or probe multiplies a
+ *	slow host's load by the fan-out).
  * @probeq: paths to probe.
  * @probeq_n: their number.
  * @probe_deadline: when mrc_path_probe_poll() is due (0: never).
@@ -541,6 +544,7 @@ struct mrc_conn {
 	u32 fan_left;
 	u32 fan_first;
 	u32 fan_cursor;
+	u64 fan_quiet_until;
 	u16 probeq[MRC_CONN_PROBEQ];
 	u32 probeq_n;
 	u64 probe_deadline;

@@ -208,9 +208,12 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 	if (pidx < 0)
 		return;
 	p = &conn->paths.paths[pidx];
-	if (s->probe_resp && (p->flags & MRC_PATHF_PROBE_OUT))
+	if (s->probe_resp && (p->flags & MRC_PATHF_PROBE_OUT)) {
 		mrc_path_probe_answered(&conn->paths, pidx, now, s->mark);
-	else
+		/* an answer may bring the next probe forward */
+		if (p->state == MRC_PATH_ASSUMED_BAD)
+			mrc_conn_probe_soon(conn, p->next_probe);
+	} else
 		mrc_path_on_sack(&conn->paths, pidx, now, s->mark);
 }
 

@@ -395,7 +395,9 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 				conn->ackq_n * sizeof(conn->ackq[0]));
 			mrc_conn_build_sack(conn, &a, pkt);
 			*ev = conn->paths.paths[path].ev;
-			if (a.fan) {
+			if (a.fan && now >= conn->fan_quiet_until) {
+				conn->fan_quiet_until = now +
+					mrc_rtt_rto(&conn->rtt);
 				conn->fan_ack = a;
 				conn->fan_first = path;
 				conn->fan_left = min_t(u32, conn->paths.count,

@@ -74,11 +74,24 @@ u32 mrc_path_active(const struct mrc_path_table *t)
 	return n;
 }
 
-static u64 mrc_path_probe_ivl(const struct mrc_path_table *t, u8 state)
+/*
+ * Time from one probe of @p to the next. Its floor keeps a probe from
+ * counting as failed on a path that is merely slower than the interval;
+ * the backoff keeps a dead path (or an overloaded host, where every path
+ * looks dead) from being probed at full rate for ever.
+ */
+static u64 mrc_path_probe_ivl(const struct mrc_path_table *t,
+			      const struct mrc_path *p, u8 state)
 {
+	u64 ivl = t->pol.probe_interval_ns;
+	u64 floor = (u64)p->srtt_us * MRC_NSEC_PER_USEC *
+		    MRC_PATH_PROBE_RTT_MULT;
+
 	if (state == MRC_PATH_BACKUP)
-		return t->pol.probe_interval_ns * MRC_PATH_BACKUP_PROBE_MULT;
-	return t->pol.probe_interval_ns;
+		ivl *= MRC_PATH_BACKUP_PROBE_MULT;
+	else
+		ivl <<= p->probe_backoff;
+	return max(ivl, floor);
 }
 
 /* The event of path @idx going to @state for @reason, as it is now. */
@@ -121,9 +134,10 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 	p->state = state;
 	p->reason = reason;
 	p->successes = 0;
+	p->probe_backoff = 0;
 	p->flags &= ~MRC_PATHF_PROBE_OUT;
 	if (state == MRC_PATH_ASSUMED_BAD || state == MRC_PATH_BACKUP)
-		p->next_probe = now + mrc_path_probe_ivl(t, state);
+		p->next_probe = now + mrc_path_probe_ivl(t, p, state);
 	else if (state == MRC_PATH_SKIP)
 		p->skip_until = now + t->pol.skip_ns;
 	else if (state == MRC_PATH_GOOD)
@@ -358,7 +372,7 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 			p->state = i < n - b ? MRC_PATH_GOOD : MRC_PATH_BACKUP;
 			if (p->state == MRC_PATH_BACKUP)
 				p->next_probe = now +
-					mrc_path_probe_ivl(t, MRC_PATH_BACKUP);
+					mrc_path_probe_ivl(t, p, MRC_PATH_BACKUP);
 		}
 		t->target[plane] = n - b;
 		t->count += n;
@@ -596,6 +610,9 @@ static void mrc_path_probe_failed(struct mrc_path_table *t, u32 idx,
 		t->probes_timeout++;
 	p->successes = 0;
 	mrc_sat_inc(&p->fails);
+	if (p->state == MRC_PATH_ASSUMED_BAD &&
+	    p->probe_backoff < MRC_PATH_PROBE_BACKOFF_MAX)
+		p->probe_backoff++;
 	if (p->state == MRC_PATH_BACKUP && p->fails >= t->pol.fail_to_bad)
 		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
 }
@@ -633,7 +650,7 @@ u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 		}
 		p->flags |= MRC_PATHF_PROBE_OUT;
 		p->stats.probes_sent++;
-		p->next_probe = now + mrc_path_probe_ivl(t, p->state);
+		p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
 		deadline = min(deadline, p->next_probe);
 		out[n++] = i;
 	}
@@ -660,6 +677,12 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	if (p->state != MRC_PATH_ASSUMED_BAD) {
 		p->fails = 0;
 		return;
+	}
+	/* Answered: the path may be back, probe it at full rate again. */
+	if (p->probe_backoff) {
+		p->probe_backoff = 0;
+		p->next_probe = min(p->next_probe,
+				    now + mrc_path_probe_ivl(t, p, p->state));
 	}
 	if (mrc_path_held(t, p))
 		return;

@@ -31,6 +31,19 @@ extern "C" {
 #define MRC_PATH_RESHUFFLE	8
 /* Backups are probed this many probe intervals apart. */
 #define MRC_PATH_BACKUP_PROBE_MULT	8
+/*
+ * A path whose probes keep failing is probed less often: the interval
+ * doubles with each failure, up to 2^MRC_PATH_PROBE_BACKOFF_MAX times.
+ * A dead path then costs an eighth of the probes, and a path that comes
+ * back is still found within 8 intervals (40 ms with the defaults).
+ */
+#define MRC_PATH_PROBE_BACKOFF_MAX	3
+/*
+ * A probe is never due sooner than this many of the path's smoothed RTTs
+ * after the last: on a slow host, a probe answered in time must not count
+ * as failed because the next was due first.
+ */
+#define MRC_PATH_PROBE_RTT_MULT		2
 /* A time that never comes. */
 #define MRC_PATH_NEVER		(~0ULL)
 
@@ -106,6 +119,8 @@ struct mrc_path_stats {
  * @flags: enum mrc_path_flags.
  * @fails: consecutive failures (saturates at 255).
  * @successes: consecutive answered probes (saturates at 255).
+ * @probe_backoff: doublings of the probe interval (failed probes in a row
+ *	while ASSUMED_BAD, at most MRC_PATH_PROBE_BACKOFF_MAX).
  * @drops: losses and timeouts since the path was last GOOD (reported in
  *	events).
  * @tx_seq: per-path sequence number of the next packet sent on it.
@@ -125,6 +140,7 @@ struct mrc_path {
 	u8 flags;
 	u8 fails;
 	u8 successes;
+	u8 probe_backoff;
 	u32 drops;
 	u32 tx_seq;
 	u32 ack_seq;
@@ -412,7 +428,10 @@ void mrc_path_on_rtt(struct mrc_path_table *t, u32 idx, u64 rtt_ns);
  * @next: set to when to call again (MRC_PATH_NEVER: nothing to probe).
  *
  * ASSUMED_BAD paths are probed every policy.probe_interval_ns and BACKUP
- * paths MRC_PATH_BACKUP_PROBE_MULT times less often; paths held out by a
+ * paths MRC_PATH_BACKUP_PROBE_MULT times less often, never sooner than
+ * MRC_PATH_PROBE_RTT_MULT smoothed RTTs of the path; each failed probe of
+ * an ASSUMED_BAD path doubles its interval (MRC_PATH_PROBE_BACKOFF_MAX
+ * times at most) until a probe is answered. Paths held out by a
  * down plane or peer port are not probed. A probe still unanswered when
  * the next one is due has failed (a BACKUP that fails policy.fail_to_bad
  * probes in a row becomes ASSUMED_BAD). The returned paths are recorded

@@ -59,10 +59,13 @@ APPS_MPTCPIZE=${APPS_MPTCPIZE:-mptcpize}
 
 # The MRC failure policy of the apps tests (mrcctl policy add, on every
 # host; mrcize run --policy selects it for every connection of the job).
-# Every MRC bound in the tests is derived from these three knobs.
+# Every MRC bound in the tests is derived from these three knobs. The
+# timers scale with MRC_TEST_TIME_SCALE like every time in the suite: on
+# the debug kernel a round trip under load is tens of times longer, and a
+# 100 ms rto_max would retransmit what is merely queued.
 APPS_POLICY=apps
-APPS_RTO_MIN_MS=${APPS_RTO_MIN_MS:-10}
-APPS_RTO_MAX_MS=${APPS_RTO_MAX_MS:-100}
+APPS_RTO_MIN_MS=${APPS_RTO_MIN_MS:-$((10 * ${MRC_TEST_TIME_SCALE:-1}))}
+APPS_RTO_MAX_MS=${APPS_RTO_MAX_MS:-$((100 * ${MRC_TEST_TIME_SCALE:-1}))}
 APPS_RETRY_LIMIT=${APPS_RETRY_LIMIT:-60}
 
 # The faults, and the timeline of a job (apps_phased_job), in seconds

@@ -252,6 +252,44 @@ TEST(Conn, NackTrimRetransmitsOnAnotherPath)
 	EXPECT_TRUE(failed);
 }
 
+// A retransmission (or a probe) is answered by a SACK fanned out over our
+// paths, so it finds a working reverse path; but once per RTO at most:
+// SACKs are cumulative, and a fan per packet multiplies a slow host's
+// load by the fan-out when every packet is a retransmission.
+TEST(Conn, SackFanOncePerRto)
+{
+	Pair pr;
+	uint8_t buf[4096];
+	mrc_tx_desc d;
+	mrc_pkt pkt, in;
+	mrc_conn_verdict v;
+	uint32_t ev;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	int h = mrc_conn_build_data_hdr(&pr.c[0], &d, buf, sizeof(buf));
+	ASSERT_GT(h, 0);
+	std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
+	ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+	in.bth.rtx = 1; // as if our first SACK had been lost
+	auto answers = [&]() {
+		int n = 0;
+
+		EXPECT_EQ(mrc_conn_rx(&pr.c[1], &in, (uint16_t)d.ev, false, pr.now, &v), 0);
+		while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
+			n++;
+		return n;
+	};
+	const int fan = 4; // every path of the pair (fewer than MRC_CONN_PROBE_FANOUT)
+
+	EXPECT_EQ(answers(), fan) << "the first retransmission: a fan";
+	pr.now += 1000;
+	EXPECT_EQ(answers(), 1) << "within the RTO: one SACK";
+	EXPECT_EQ(answers(), 1);
+	pr.now += mrc_rtt_rto(&pr.c[1].rtt);
+	EXPECT_EQ(answers(), fan) << "an RTO later: a fan again";
+}
+
 // A plane that goes down takes what was in flight on it: resent at once
 // on the other plane, not at the RTO, and not counted as congestion.
 TEST(Conn, LinkDownResendsItsInFlightAtOnce)

@@ -110,6 +110,19 @@ protected:
 		ASSERT_EQ(State(idx), (u32)MRC_PATH_ASSUMED_BAD);
 	}
 
+	// Probe everything due now; whether @idx was among the probed.
+	bool ProbedNow(u32 idx)
+	{
+		u16 out[256];
+		mrc_time_t next;
+		u32 n = mrc_path_probe_poll(&t, now, out, 256, &next);
+
+		for (u32 k = 0; k < n; k++)
+			if (out[k] == idx)
+				return true;
+		return false;
+	}
+
 	// Probe everything due; answer the probes of @answer with @mark.
 	void ProbeRound(const std::set<u32> &answer, u32 mark = MRC_PATH_MARK_NONE)
 	{
@@ -577,6 +590,70 @@ TEST_F(PathTable, ProbePollRespectsRoom)
 
 	EXPECT_EQ(mrc_path_probe_poll(&t, now, out, 2, &next), 2U);
 	EXPECT_EQ(next, now) << "more are due: call again";
+}
+
+// A path whose probes go unanswered is probed half as often after each
+// failure, down to an eighth of the rate, so a dead path (or a host so
+// slow that every path looks dead) does not cost probes at full rate for
+// ever; one answer puts it back to full rate.
+TEST_F(PathTable, ProbeBackoffWhileProbesFail)
+{
+	u32 i = InState(MRC_PATH_GOOD)[0];
+	const u64 ivl = pol.probe_interval_ns;
+
+	// A backup's failed probe does not back it off: its interval is
+	// already long, and fail_to_bad failures make it ASSUMED_BAD.
+	u32 b = InState(MRC_PATH_BACKUP)[0];
+	t.paths[b].flags |= MRC_PATHF_PROBE_OUT;
+	mrc_path_probe_lost(&t, b, now);
+	ASSERT_EQ(State(b), (u32)MRC_PATH_BACKUP);
+	EXPECT_EQ(t.paths[b].probe_backoff, 0U);
+
+	Fail(i);
+	now += ivl;
+	ASSERT_TRUE(ProbedNow(i));
+	EXPECT_EQ(t.paths[i].next_probe, now + ivl) << "the first probe: full rate";
+	for (u64 gap : { 2 * ivl, 4 * ivl, 8 * ivl, 8 * ivl, 8 * ivl }) {
+		now = t.paths[i].next_probe;
+		// the previous probe is declared failed as this one goes out
+		ASSERT_TRUE(ProbedNow(i));
+		EXPECT_EQ(t.paths[i].next_probe - now, gap);
+	}
+	EXPECT_EQ(t.paths[i].probe_backoff, (u8)MRC_PATH_PROBE_BACKOFF_MAX);
+	EXPECT_EQ(t.paths[i].stats.probes_failed, 5U);
+	EXPECT_EQ(t.paths[i].stats.probes_sent, 6U) << "none sooner than its interval";
+	// The path answers: the next probe comes one plain interval later.
+	now += ivl;
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	EXPECT_EQ(t.paths[i].probe_backoff, 0U);
+	EXPECT_EQ(t.paths[i].next_probe, now + ivl);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD) << "hysteresis still applies";
+}
+
+// A probe is never due sooner than two of the path's smoothed RTTs: on a
+// host slower than the probe interval, an answer that arrives after one
+// RTT still counts, and the path comes back.
+TEST_F(PathTable, ProbeIntervalCoversTwoRtts)
+{
+	u32 i = InState(MRC_PATH_GOOD, 1)[0];
+	const u64 rtt = 20 * pol.probe_interval_ns;
+
+	// Drain the plane's backups so the path comes back GOOD.
+	for (u32 b : InState(MRC_PATH_BACKUP, 1))
+		mrc_path_set_denied(&t, b, true, now);
+	for (int k = 0; k < 8; k++)
+		mrc_path_on_rtt(&t, i, rtt);
+	Fail(i);
+	EXPECT_EQ(t.paths[i].next_probe, now + 2 * rtt);
+	for (u32 k = 0; k < pol.success_to_good; k++) {
+		now = t.paths[i].next_probe;
+		ASSERT_TRUE(ProbedNow(i));
+		EXPECT_EQ(t.paths[i].next_probe, now + 2 * rtt);
+		now += rtt; // the answer, one RTT later
+		mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	}
+	EXPECT_EQ(t.paths[i].stats.probes_failed, 0U);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
 }
 
 TEST_F(PathTable, HysteresisNeedsConsecutiveAnsweredProbes)
