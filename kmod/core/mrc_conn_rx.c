@@ -213,8 +213,9 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 		/* an answer may bring the next probe forward */
 		if (p->state == MRC_PATH_ASSUMED_BAD)
 			mrc_conn_probe_soon(conn, p->next_probe);
-	} else
+	} else {
 		mrc_path_on_sack(&conn->paths, pidx, now, s->mark);
+	}
 }
 
 static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
