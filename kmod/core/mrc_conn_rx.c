@@ -224,6 +224,7 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	const struct mrc_sack *s = &pkt->u.sack;
 	u32 una_before = conn->tx.una;
 	struct mrc_cc_ack ca;
+	bool fresh;
 	struct mrc_tx_ack res;
 	u64 rtt = 0, ttr;
 	int pidx;
@@ -278,18 +279,23 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		if (mrc_conn_seq(conn))
 			mrc_conn_free_txm(conn);
 	}
-	if (s->has_credit) {
-		mrc_credit_tx_update(&conn->ctx, s->credit.credit);
-		/* port status of a reordered, older SACK is stale */
-		if (s->credit.port_status != conn->peer_ports &&
-		    mrc_psn_after_eq(s->cack_psn, una_before)) {
+	/*
+	 * What a SACK says about the receiver's state (credit, port status,
+	 * MPR) is as old as its cumulative ack: a reordered older SACK, or
+	 * a replayed one, must not move it.
+	 */
+	fresh = mrc_psn_after_eq(s->cack_psn, una_before);
+	if (s->has_credit && fresh) {
+		mrc_credit_tx_update(&conn->ctx, s->credit.credit,
+				     conn->tx.una_off);
+		if (s->credit.port_status != conn->peer_ports) {
 			conn->peer_ports = s->credit.port_status;
 			mrc_path_set_peer_ports(&conn->paths,
 						s->credit.port_status, now);
 			mrc_conn_probe_soon(conn, now);
 		}
 	}
-	if (s->mpr) {
+	if (s->mpr && fresh) {
 		u32 mpr = min_t(u32, (u32)s->mpr * MRC_MPR_UNIT,
 				conn->tx.mask + 1);
 

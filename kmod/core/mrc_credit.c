@@ -8,6 +8,7 @@ void mrc_credit_rx_init(struct mrc_credit_rx *rx, u64 rcvbuf, u32 mss)
 {
 	memset(rx, 0, sizeof(*rx));
 	rx->rcvbuf = rcvbuf ? rcvbuf : 1;
+	rx->rcvbuf_max = rx->rcvbuf;
 	rx->mss = mss ? mss : 1;
 	rx->advertised = rx->rcvbuf;
 }
@@ -64,7 +65,9 @@ u64 mrc_credit_rx_advertise(struct mrc_credit_rx *rx)
 
 void mrc_credit_rx_set_rcvbuf(struct mrc_credit_rx *rx, u64 rcvbuf)
 {
-	rx->rcvbuf = rcvbuf ? rcvbuf : 1;
+	if (!rcvbuf)
+		rcvbuf = 1;
+	rx->rcvbuf = min(rcvbuf, rx->rcvbuf_max);
 }
 
 void mrc_credit_tx_init(struct mrc_credit_tx *tx, u64 limit,
@@ -76,8 +79,12 @@ void mrc_credit_tx_init(struct mrc_credit_tx *tx, u64 limit,
 	tx->mss = mss ? mss : 1;
 }
 
-bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit)
+bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit, u64 acked_off)
 {
+	if (limit > acked_off + tx->peer_rcvbuf) {
+		tx->bogus++;
+		return false;
+	}
 	/* Updates travel on many paths: an older one may arrive last. */
 	if (limit <= tx->limit) {
 		tx->stale++;

@@ -30,6 +30,8 @@ extern "C" {
 /**
  * struct mrc_credit_rx - receiver side.
  * @rcvbuf: receive buffer size in bytes.
+ * @rcvbuf_max: the size announced in the handshake, which @rcvbuf never
+ *	exceeds.
  * @mss: payload bytes of a full packet.
  * @consumed: stream offset up to which the application has read.
  * @received: highest stream offset received (end of the furthest byte).
@@ -37,6 +39,7 @@ extern "C" {
  */
 struct mrc_credit_rx {
 	u64 rcvbuf;
+	u64 rcvbuf_max;
 	u32 mss;
 	u64 consumed;
 	u64 received;
@@ -50,6 +53,9 @@ struct mrc_credit_rx {
  * @mss: payload bytes of a full packet.
  * @updates: window updates that moved the limit.
  * @stale: updates ignored because they did not move it (reordered or old).
+ * @bogus: updates ignored because no receiver could have granted them
+ *	(beyond the acknowledged offset plus the peer's buffer): forged, or
+ *	a broken peer.
  */
 struct mrc_credit_tx {
 	u64 limit;
@@ -57,6 +63,7 @@ struct mrc_credit_tx {
 	u32 mss;
 	u64 updates;
 	u64 stale;
+	u64 bogus;
 };
 
 /**
@@ -119,7 +126,9 @@ u64 mrc_credit_rx_advertise(struct mrc_credit_rx *rx);
  * mrc_credit_rx_set_rcvbuf() - the buffer size changed (SO_RCVBUF).
  * @rx: receiver credit state.
  * @rcvbuf: new size (> 0). A smaller buffer takes effect as the
- *	application reads: the advertised limit never retreats.
+ *	application reads: the advertised limit never retreats. A larger
+ *	one is capped at the size the handshake announced: the sender
+ *	ignores any limit beyond it (mrc_credit_tx_update()).
  */
 void mrc_credit_rx_set_rcvbuf(struct mrc_credit_rx *rx, u64 rcvbuf);
 
@@ -137,10 +146,15 @@ void mrc_credit_tx_init(struct mrc_credit_tx *tx, u64 limit,
  * mrc_credit_tx_update() - a window update or a SACK carried a limit.
  * @tx: sender credit state.
  * @limit: the advertised limit.
+ * @acked_off: stream offset the peer has acknowledged cumulatively (with
+ *	this update counted). A receiver advertises what its application
+ *	consumed plus its buffer, and it cannot have consumed what it has
+ *	not acknowledged: a limit beyond @acked_off + peer_rcvbuf is bogus
+ *	and ignored, so a forged update cannot switch flow control off.
  *
  * Return: true if the window grew (a blocked sender may resume).
  */
-bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit);
+bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit, u64 acked_off);
 
 /**
  * mrc_credit_tx_avail() - bytes the peer can take beyond @snd_nxt.

@@ -290,6 +290,59 @@ TEST(Conn, SackFanOncePerRto)
 	EXPECT_EQ(answers(), fan) << "an RTO later: a fan again";
 }
 
+// What a SACK says of the receiver (credit, port status) moves only with
+// its cumulative ack, and credit only as far as the receiver could ever
+// grant: an attacker on the path replaying an old SACK with the credit
+// field inflated, or forging a current one, cannot switch flow control
+// off (the receiver would drop what it has no room for, for ever).
+TEST(Conn, StaleOrInflatedSackCreditIgnored)
+{
+	Pair pr;
+	mrc_pkt pkt, old{};
+	mrc_conn_verdict v;
+	uint32_t ev;
+	bool have_old = false;
+
+	// Less than the receiver's buffer, and never read: all acknowledged,
+	// nothing consumed, so the limit stays at the buffer size.
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 30000, false), 0);
+	pr.pump(0, 5);
+	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
+		if (pkt.type == MRC_PKT_SACK && !have_old) {
+			old = pkt; // never delivered: it is replayed later
+			have_old = true;
+		}
+	ASSERT_TRUE(have_old);
+	pr.settle(false);
+	ASSERT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	const uint64_t limit = pr.c[0].ctx.limit;
+	ASSERT_EQ(limit, 65536u);
+
+	// Replayed with the most credit that is not bogus: only its age
+	// gives it away.
+	old.u.sack.has_credit = true;
+	old.u.sack.credit.credit = 30000 + pr.c[0].ctx.peer_rcvbuf;
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(mrc_conn_rx(&pr.c[0], &old, 0, false, pr.now, &v), 0);
+	EXPECT_EQ(pr.c[0].ctx.limit, limit) << "a replayed old SACK moved the credit";
+
+	// A current SACK, forged: beyond acked + the peer's buffer.
+	const uint64_t acked = mrc_conn_snd_una_off(&pr.c[0]);
+	const uint64_t most = acked + pr.c[0].ctx.peer_rcvbuf;
+	const uint64_t bogus = pr.c[0].ctx.bogus;
+	mrc_pkt forged = old;
+	forged.u.sack.cack_psn = pr.c[0].tx.una;
+	forged.u.sack.sack_offset = 0;
+	forged.u.sack.sack_bitmap = 0;
+	forged.u.sack.credit.credit = most + 1;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &forged, 0, false, pr.now, &v), 0);
+	EXPECT_LT(pr.c[0].ctx.limit, most + 1);
+	EXPECT_EQ(pr.c[0].ctx.bogus, bogus + 1);
+	forged.u.sack.credit.credit = most;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &forged, 0, false, pr.now, &v), 0);
+	EXPECT_EQ(pr.c[0].ctx.limit, most) << "the most a receiver could grant is taken";
+}
+
 // A plane that goes down takes what was in flight on it: resent at once
 // on the other plane, not at the RTO, and not counted as congestion.
 TEST(Conn, LinkDownResendsItsInFlightAtOnce)

@@ -154,12 +154,42 @@ TEST(CreditTx, UpdatesOnlyMoveForward)
 {
 	struct mrc_credit_tx tx = Tx();
 
-	EXPECT_TRUE(mrc_credit_tx_update(&tx, kBuf + 8000));
-	EXPECT_FALSE(mrc_credit_tx_update(&tx, kBuf + 4000)) << "reordered";
-	EXPECT_FALSE(mrc_credit_tx_update(&tx, kBuf + 8000)) << "duplicate";
+	EXPECT_TRUE(mrc_credit_tx_update(&tx, kBuf + 8000, 8000));
+	EXPECT_FALSE(mrc_credit_tx_update(&tx, kBuf + 4000, 8000)) << "reordered";
+	EXPECT_FALSE(mrc_credit_tx_update(&tx, kBuf + 8000, 8000)) << "duplicate";
 	EXPECT_EQ(tx.limit, kBuf + 8000);
 	EXPECT_EQ(tx.updates, 1U);
 	EXPECT_EQ(tx.stale, 2U);
+	EXPECT_EQ(tx.bogus, 0U);
+}
+
+// A receiver grants what its application consumed plus its buffer, and
+// consumed no more than it acknowledged: a larger limit is forged (or
+// the peer is broken), and taking it would switch flow control off.
+TEST(CreditTx, LimitBeyondWhatThePeerCouldGrantIsIgnored)
+{
+	struct mrc_credit_tx tx = Tx();
+
+	EXPECT_FALSE(mrc_credit_tx_update(&tx, kBuf + 8001, 8000));
+	EXPECT_FALSE(mrc_credit_tx_update(&tx, ~0ULL, 8000));
+	EXPECT_EQ(tx.limit, kBuf) << "unchanged";
+	EXPECT_EQ(tx.bogus, 2U);
+	EXPECT_EQ(tx.updates, 0U);
+	EXPECT_TRUE(mrc_credit_tx_update(&tx, kBuf + 8000, 8000)) << "exactly the most it could grant";
+}
+
+TEST(CreditRx, BufferNeverGrowsPastTheHandshake)
+{
+	struct mrc_credit_rx rx = Rx(10000, kMss);
+
+	mrc_credit_rx_set_rcvbuf(&rx, 50000);
+	EXPECT_EQ(rx.rcvbuf, 10000U) << "the sender would ignore a larger limit";
+	mrc_credit_rx_set_rcvbuf(&rx, 4000);
+	EXPECT_EQ(rx.rcvbuf, 4000U);
+	mrc_credit_rx_set_rcvbuf(&rx, 0);
+	EXPECT_EQ(rx.rcvbuf, 1U);
+	mrc_credit_rx_set_rcvbuf(&rx, 20000);
+	EXPECT_EQ(rx.rcvbuf, 10000U);
 }
 
 TEST(CreditTx, SendableFullPackets)
@@ -212,8 +242,10 @@ TEST(Credit, EndToEndNeverOverrunsAndNeverDeadlocks)
 
 		app_read += r;
 		if (mrc_credit_rx_read(&rx, r) || rx.consumed == rx.received)
-			mrc_credit_tx_update(&tx, mrc_credit_rx_advertise(&rx));
+			mrc_credit_tx_update(&tx, mrc_credit_rx_advertise(&rx),
+					     rx.consumed);
 		ASSERT_LT(++stalls, 100000);
 	}
 	EXPECT_EQ(snd, total);
+	EXPECT_EQ(tx.bogus, 0U) << "a real receiver's limits are never bogus";
 }
