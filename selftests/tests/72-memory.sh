@@ -127,8 +127,10 @@ mrc_check_match "reader killed: both connections ECONNRESET or ETIMEDOUT" \
 	'"failed": 2,.*"errors": \{("(ECONNRESET|ETIMEDOUT)": [12](, )?)+\}' "$(cat "$res/client.out")"
 mrc_check "reader killed: every connection goes away" mrc_wait_for 60 no_conns
 
-# kill -9 the sender mid-transfer: its orphans deliver what it wrote (or
-# reset), the reader sees the end, nothing stays.
+# kill -9 the sender mid-transfer: as TCP's would, its orphans deliver
+# everything it wrote and then end the stream (a reset only follows unread
+# received data, and the sender has none), the reader sees both ends with
+# every byte intact, nothing stays.
 rm -f "$res/server.json" "$res/client.json"
 nsenter --net="/run/netns/$b" "$STRESS" server -p 7002 --report "$res/server.json" \
 	>"$res/server.out" 2>"$res/server.err" &
