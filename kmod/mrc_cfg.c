@@ -18,6 +18,8 @@
 #include <net/net_namespace.h>
 
 #include "mrc_kern.h"
+#include "mrc_stats.h"
+#include "mrc_events.h"
 
 /* Set while the module unregisters its netdev notifier (replayed events). */
 static bool mrc_cfg_closing;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MRC for Linux: the configuration of a namespace (planes, paths, failure
- * policies, settings), its statistics and events, as seen by the rest of
- * the module. Documentation/object-model.md describes the objects; this
+ * policies, settings) as seen by the rest of the module (its statistics:
+ * mrc_stats.h; its events: mrc_events.h). Documentation/object-model.md describes the objects; this
  * header is the kernel API the data path builds against.
  *
  * Readers (the data path, any context) use the RCU lookups below and get
@@ -18,7 +18,6 @@
 #include <linux/notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/netlink.h>
-#include <net/snmp.h>
 
 #include <linux/mrc.h>
 #include "mrc_policy.h"
@@ -98,15 +97,6 @@ struct mrc_policy_obj {
 	struct rcu_head rcu;
 	char name[MRC_POLICY_NAME_LEN + 1];
 	struct mrc_policy p;
-};
-
-/**
- * struct mrc_mib_stats - per-CPU MIB counters of a namespace, indexed by
- * enum mrc_mib.
- * @mibs: the counters.
- */
-struct mrc_mib_stats {
-	unsigned long mibs[__MRC_MIB_MAX];
 };
 
 /**
@@ -299,16 +289,6 @@ u16 mrc_cfg_udp_port(struct net *net);
 int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb);
 int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb);
 
-/* Events (any context; GFP_ATOMIC). */
-void mrc_event_path_state(struct net *net, u32 conn_id, u32 ev, u32 path_id,
-			  u32 plane, u8 old_state, u8 new_state, u8 reason,
-			  u64 drops);
-void mrc_event_conn(struct net *net, enum mrc_event_type type,
-		    const struct mrc_nl_conn *ci, int err);
-void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns);
-void mrc_event_plane(struct net *net, bool up, u32 plane, int ifindex,
-		     u8 reason);
-
 /*
  * Connections: implemented by the data path (kmod/mrc_conn_list.c);
  * mrc_conn_fill() by kmod/mrc_genl_conn.c.
@@ -319,27 +299,6 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 		 struct genl_info *info);
 int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
 		  u32 portid, u32 seq, int flags);
-
-/* Statistics. */
-int mrc_stats_net_init(struct net *net);
-void mrc_stats_net_exit(struct net *net);
-void mrc_stats_fold(struct net *net, u64 *out);
-const char *mrc_mib_name(unsigned int field);
-
-/**
- * MRC_INC_STATS() - count one event in a namespace's MIB (any context).
- * @net: the namespace.
- * @field: enum mrc_mib.
- */
-#define MRC_INC_STATS(net, field) SNMP_INC_STATS(mrc_net(net)->mib, field)
-/**
- * MRC_ADD_STATS() - add to a counter of a namespace's MIB (any context).
- * @net: the namespace.
- * @field: enum mrc_mib.
- * @val: amount.
- */
-#define MRC_ADD_STATS(net, field, val) \
-	SNMP_ADD_STATS(mrc_net(net)->mib, field, val)
 
 /* Internal to the configuration code (mrc_cfg.c, mrc_genl*.c). */
 int mrc_cfg_net_init(struct net *net);

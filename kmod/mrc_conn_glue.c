@@ -28,6 +28,8 @@
 #include "mrc_conn_glue.h"
 #include "mrc_output.h"
 #include "mrc_table.h"
+#include "mrc_stats.h"
+#include "mrc_events.h"
 
 /* The uapi arrays of struct mrc_info hold every state and cause. */
 static_assert(__MRC_PATH_STATE_MAX <= MRC_PATH_STATES);

@@ -18,6 +18,8 @@
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
+#include "mrc_stats.h"
+#include "mrc_events.h"
 
 /* Sockets collected from one hash bucket at a time. */
 #define MRC_LIST_BATCH	32

@@ -28,6 +28,24 @@
 #include "mrc_encap.h"
 #include "mrc_kern.h"
 
+/**
+ * struct mrc_skb_cb - what the data path keeps in skb->cb.
+ * @off: stream offset of the first payload byte.
+ * @len: payload bytes.
+ * @eor: the last packet of a SEQPACKET message.
+ * @ev16: receive: the entropy value in the UDP source port.
+ * @ecn_ce: receive: the packet was CE-marked.
+ */
+struct mrc_skb_cb {
+	u64 off;
+	u32 len;
+	u8 eor;
+	u8 ecn_ce;
+	u16 ev16;
+};
+
+#define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
+
 /* Connection states (sk->sk_state carries them). */
 enum mrc_sock_state {
 	MRC_ST_CLOSED = 1,

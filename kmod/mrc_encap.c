@@ -29,6 +29,7 @@
 
 #include "mrc_encap.h"
 #include "mrc_kern.h"
+#include "mrc_stats.h"
 
 static int mrc_srh_len(u8 nsegs)
 {

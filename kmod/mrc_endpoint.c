@@ -29,6 +29,7 @@
 #include "mrc_endpoint.h"
 #include "mrc_output.h"
 #include "mrc_sock.h"
+#include "mrc_stats.h"
 
 /**
  * struct mrc_ep_probe - an EV probe waiting for its answer.

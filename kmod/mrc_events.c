@@ -12,6 +12,8 @@
 #include <net/genetlink.h>
 
 #include "mrc_kern.h"
+#include "mrc_stats.h"
+#include "mrc_events.h"
 
 #define MRC_EVENTS_GROUP	0
 

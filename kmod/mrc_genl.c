@@ -11,6 +11,7 @@
 #include "mrc_genl.h"
 #include "mrc_dp.h"
 #include "mrc_endpoint.h"
+#include "mrc_stats.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 

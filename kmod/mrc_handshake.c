@@ -20,7 +20,6 @@
  */
 #include <linux/random.h>
 #include <linux/workqueue.h>
-#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include <net/udp.h>
 
@@ -29,31 +28,13 @@
 #include "mrc_conn_glue.h"
 #include "mrc_output.h"
 #include "mrc_table.h"
+#include "mrc_stats.h"
 
 #define MRC_CM_RTO_INIT_NS	(20 * NSEC_PER_MSEC)
 #define MRC_CM_RTO_MAX_NS	(500 * NSEC_PER_MSEC)
 /* How long a child may stay half-open, and a disconnect may wait. */
 #define MRC_CM_HALF_OPEN_NS	(5ULL * NSEC_PER_SEC)
 #define MRC_CM_FIN_WAIT_NS	(10ULL * NSEC_PER_SEC)
-
-/**
- * mrc_flow_of() - the inner header of a connection's packets.
- * @msk: the socket.
- * @fl: filled in.
- * @ev: the entropy value (UDP source port, flow label).
- */
-void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
-{
-	fl->saddr = msk->saddr;
-	fl->daddr = msk->daddr;
-	fl->sport = ev & 0xffff;
-	if (!fl->sport)
-		fl->sport = 0xc000;	/* never port 0 */
-	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
-	fl->flowlabel = ev & 0xfffff;
-	/* IPV6_TCLASS gives the DSCP; the ECN bits are not the user's. */
-	fl->tclass = READ_ONCE(msk->opts.tclass) & ~INET_ECN_MASK;
-}
 
 static u16 mrc_service_port(const struct mrc_sock *msk)
 {

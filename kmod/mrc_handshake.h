@@ -21,6 +21,5 @@ bool mrc_cm_policy_exists(struct net *net, const char *name);
 void mrc_cm_established(struct mrc_sock *msk);
 void mrc_cm_passive_complete(struct mrc_sock *msk);
 void mrc_cm_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset);
-void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev);
 
 #endif /* _MRC_HANDSHAKE_H */

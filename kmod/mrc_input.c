@@ -19,6 +19,7 @@
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
+#include "mrc_stats.h"
 
 /* Every header of any packet, so the decoder sees them linear. */
 #define MRC_INPUT_PULL	(MRC_BTH_LEN + 64)

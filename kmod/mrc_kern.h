@@ -26,6 +26,8 @@
 #include <linux/mrc.h>
 #include "mrc_cfg.h"
 
+struct mrc_mib_stats;
+
 /**
  * struct mrc_net - per network namespace state of MRC.
  * @net: the namespace this state belongs to.

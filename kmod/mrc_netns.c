@@ -11,6 +11,7 @@
 #include <net/netns/generic.h>
 
 #include "mrc_kern.h"
+#include "mrc_stats.h"
 
 unsigned int mrc_net_id __read_mostly;
 

@@ -3,9 +3,11 @@
  * MRC for Linux: building packets and handing them to the encapsulation.
  */
 #include <linux/skbuff.h>
+#include <net/inet_ecn.h>
 #include <net/sock.h>
 
 #include "mrc_output.h"
+#include "mrc_sock.h"
 
 /**
  * mrc_alloc_skb() - allocate a packet with room for every header.
@@ -86,4 +88,23 @@ int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 	}
 	skb_put(skb, len);
 	return mrc_xmit(net, skb, rt, fl, mark, priority);
+}
+
+/**
+ * mrc_flow_of() - the inner header of a connection's packets.
+ * @msk: the socket.
+ * @fl: filled in.
+ * @ev: the entropy value (UDP source port, flow label).
+ */
+void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
+{
+	fl->saddr = msk->saddr;
+	fl->daddr = msk->daddr;
+	fl->sport = ev & 0xffff;
+	if (!fl->sport)
+		fl->sport = 0xc000;	/* never port 0 */
+	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
+	fl->flowlabel = ev & 0xfffff;
+	/* IPV6_TCLASS gives the DSCP; the ECN bits are not the user's. */
+	fl->tclass = READ_ONCE(msk->opts.tclass) & ~INET_ECN_MASK;
 }

@@ -14,6 +14,9 @@
 struct sk_buff *mrc_alloc_skb(u32 len, gfp_t gfp);
 int mrc_xmit(struct net *net, struct sk_buff *skb, const struct mrc_route *rt,
 	     const struct mrc_flow *fl, u32 mark, u32 priority);
+struct mrc_sock;
+
+void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev);
 int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 		     const struct mrc_route *rt, const struct mrc_flow *fl,
 		     u32 mark, u32 priority);

@@ -28,6 +28,7 @@
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
+#include "mrc_stats.h"
 
 /* Time in ns on the clock the engine and the timer share. */
 static inline u64 mrc_now(void)

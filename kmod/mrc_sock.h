@@ -22,24 +22,6 @@ enum {
 };
 
 /**
- * struct mrc_skb_cb - what the data path keeps in skb->cb.
- * @off: stream offset of the first payload byte.
- * @len: payload bytes.
- * @eor: the last packet of a SEQPACKET message.
- * @ev16: receive: the entropy value in the UDP source port.
- * @ecn_ce: receive: the packet was CE-marked.
- */
-struct mrc_skb_cb {
-	u64 off;
-	u32 len;
-	u8 eor;
-	u8 ecn_ce;
-	u16 ev16;
-};
-
-#define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
-
-/**
  * struct mrc_sock_opts - socket options of the TCP and IPv6 levels that a
  * drop-in MRC socket honours or keeps (Documentation/socket-options.md).
  * @ka_idle: TCP_KEEPIDLE (s); 0: the namespace's tcp_keepalive_time.

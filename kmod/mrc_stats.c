@@ -16,6 +16,7 @@
 #include <net/snmp.h>
 
 #include "mrc_kern.h"
+#include "mrc_stats.h"
 
 static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_UNSPEC] = NULL,

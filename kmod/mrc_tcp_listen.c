@@ -25,6 +25,7 @@
 #include <net/sock.h>
 
 #include "mrc_sock.h"
+#include "mrc_stats.h"
 
 /*
  * The TCP listener queued a connection: the MRC listener is readable.

@@ -31,6 +31,13 @@ if [ -n "$out" ]; then
 	status=1
 fi
 
+# The glue's layering: no cycle between its parts beyond those still
+# listed (scripts/glue-layers.py; Documentation/architecture.md).
+if ! out=$(python3 scripts/glue-layers.py --check kmod/glue-cycles.allowed 2>&1); then
+	echo "$out"
+	status=1
+fi
+
 # sparse (C=2 checks every file) and W=1, from a clean state so every
 # file is compiled; any warning from our sources fails.
 # Sparse and W=1 on every file: a full build, in a copy, so that the
@@ -48,7 +55,7 @@ fi
 make -s -C kmod >/dev/null 2>&1 || status=1
 
 if [ "$status" = 0 ]; then
-	echo "lint-kernel: checkpatch --strict, kernel-doc, sparse and W=1 are clean"
+	echo "lint-kernel: checkpatch --strict, kernel-doc, layering, sparse and W=1 are clean"
 else
 	echo "lint-kernel: problems found (above)" >&2
 fi

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MRC for Linux: the per-namespace MIB (/proc/net/mrc_stat, netlink
+ * STATS_GET): its counters, and the macros that count (mrc_stats.c).
+ */
+#ifndef _MRC_STATS_H
+#define _MRC_STATS_H
+
+#include <net/snmp.h>
+
+#include "mrc_kern.h"
+
+/**
+ * struct mrc_mib_stats - per-CPU MIB counters of a namespace, indexed by
+ * enum mrc_mib.
+ * @mibs: the counters.
+ */
+struct mrc_mib_stats {
+	unsigned long mibs[__MRC_MIB_MAX];
+};
+
+/* Statistics. */
+int mrc_stats_net_init(struct net *net);
+void mrc_stats_net_exit(struct net *net);
+void mrc_stats_fold(struct net *net, u64 *out);
+const char *mrc_mib_name(unsigned int field);
+
+/**
+ * MRC_INC_STATS() - count one event in a namespace's MIB (any context).
+ * @net: the namespace.
+ * @field: enum mrc_mib.
+ */
+#define MRC_INC_STATS(net, field) SNMP_INC_STATS(mrc_net(net)->mib, field)
+/**
+ * MRC_ADD_STATS() - add to a counter of a namespace's MIB (any context).
+ * @net: the namespace.
+ * @field: enum mrc_mib.
+ * @val: amount.
+ */
+#define MRC_ADD_STATS(net, field, val) \
+	SNMP_ADD_STATS(mrc_net(net)->mib, field, val)
+
+#endif /* _MRC_STATS_H */
