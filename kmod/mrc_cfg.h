@@ -17,15 +17,11 @@
 #include <linux/list.h>
 #include <linux/notifier.h>
 #include <linux/rcupdate.h>
-#include <linux/netlink.h>
 
 #include <linux/mrc.h>
 #include "mrc_policy.h"
 
 struct net;
-struct sk_buff;
-struct netlink_callback;
-struct genl_info;
 struct mrc_net;
 
 /** MRC_PATHS_MAX - most paths in one namespace. */
@@ -167,115 +163,6 @@ struct mrc_cfg_notify {
 	const char *policy;
 };
 
-/**
- * struct mrc_conn_filter - which connections a CONN_GET dump wants.
- * @id: connection id, if @has_id.
- * @laddr: local address, if @has_laddr.
- * @raddr: remote address, if @has_raddr.
- * @lport: local port (host order), if @has_lport.
- * @rport: remote port (host order), if @has_rport.
- * @state: enum mrc_conn_state, if @has_state.
- * @has_id: filter on @id.
- * @has_laddr: filter on @laddr.
- * @has_raddr: filter on @raddr.
- * @has_lport: filter on @lport.
- * @has_rport: filter on @rport.
- * @has_state: filter on @state.
- */
-struct mrc_conn_filter {
-	u32 id;
-	struct in6_addr laddr;
-	struct in6_addr raddr;
-	u16 lport;
-	u16 rport;
-	u8 state;
-	bool has_id, has_laddr, has_raddr, has_lport, has_rport, has_state;
-};
-
-/**
- * struct mrc_nl_conn_path - one EV of a connection, for CONN_GET.
- * @ev: entropy value.
- * @plane: plane id.
- * @path_id: configured path id, or U32_MAX for a fallback path.
- * @state: enum mrc_path_state.
- * @reason: enum mrc_path_reason of the last change.
- * @srtt_us: smoothed RTT on the EV.
- * @tx_pkts: packets sent.
- * @retx_pkts: retransmissions sent.
- * @lost_pkts: packets declared lost.
- * @ecn_marks: ECN marks reported.
- */
-struct mrc_nl_conn_path {
-	u32 ev;
-	u32 plane;
-	u32 path_id;
-	u8 state;
-	u8 reason;
-	u32 srtt_us;
-	u64 tx_pkts;
-	u64 retx_pkts;
-	u64 lost_pkts;
-	u64 ecn_marks;
-};
-
-/**
- * struct mrc_nl_conn - a connection, for CONN_GET and events.
- * @id: connection id.
- * @laddr: local node address.
- * @raddr: remote node address.
- * @lport: local port (host order).
- * @rport: remote port (host order).
- * @type: SOCK_STREAM or SOCK_SEQPACKET.
- * @state: enum mrc_conn_state.
- * @local_qpn: local QPN.
- * @remote_qpn: remote QPN.
- * @policy: name of the failure policy in use.
- * @srtt_us: smoothed RTT.
- * @rto_us: current RTO.
- * @cwnd: congestion window (bytes).
- * @inflight: bytes in flight.
- * @paths_by_state: EVs per enum mrc_path_state.
- * @retx_rto: retransmissions after a timeout.
- * @retx_nack: retransmissions after a NACK.
- * @retx_sack: retransmissions after a SACK gap.
- * @retx_ev: retransmissions after a per-EV loss.
- * @ttr_count: recoveries measured.
- * @ttr_max_ns: longest time to recovery.
- * @ttr_hist: recoveries per MRC_TTR_BUCKETS bucket.
- * @bytes_sent: payload bytes sent (first transmissions).
- * @bytes_recv: payload bytes delivered.
- * @nr_paths: entries of @paths.
- * @paths: the EV set (may be NULL when @nr_paths is 0).
- */
-struct mrc_nl_conn {
-	u32 id;
-	struct in6_addr laddr;
-	struct in6_addr raddr;
-	u16 lport;
-	u16 rport;
-	u8 type;
-	u8 state;
-	u32 local_qpn;
-	u32 remote_qpn;
-	char policy[MRC_POLICY_NAME_LEN + 1];
-	u32 srtt_us;
-	u32 rto_us;
-	u32 cwnd;
-	u32 inflight;
-	u32 paths_by_state[__MRC_PATH_STATE_MAX];
-	u64 retx_rto;
-	u64 retx_nack;
-	u64 retx_sack;
-	u64 retx_ev;
-	u64 ttr_count;
-	u64 ttr_max_ns;
-	u64 ttr_hist[MRC_TTR_BUCKETS];
-	u64 bytes_sent;
-	u64 bytes_recv;
-	unsigned int nr_paths;
-	const struct mrc_nl_conn_path *paths;
-};
-
 /* Configuration lookups for the data path (any context, RCU inside). */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
 			struct mrc_cfg_cand *cand, unsigned int max);
@@ -288,17 +175,6 @@ u32 mrc_cfg_max_ev_set(struct net *net);
 u16 mrc_cfg_udp_port(struct net *net);
 int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb);
 int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb);
-
-/*
- * Connections: implemented by the data path (kmod/mrc_conn_list.c);
- * mrc_conn_fill() by kmod/mrc_genl_conn.c.
- */
-int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		  const struct mrc_conn_filter *filter);
-int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
-		 struct genl_info *info);
-int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
-		  u32 portid, u32 seq, int flags);
 
 /* Internal to the configuration code (mrc_cfg.c, mrc_genl*.c). */
 int mrc_cfg_net_init(struct net *net);

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MRC for Linux: connections as the control plane sees them.
+ * MRC for Linux: connections as the control plane sees them (the API and
+ * why it renders nothing: mrc_conn_list.h).
  *
- * CONN_GET (mrc_genl_conn.c) lists connections through mrc_conn_dump() and
- * mrc_conn_get(); the configuration notifier (mrc_cfg.c) reaches live
- * connections through mrc_conn_cfg_event(). A connection's id is its
- * local QPN. Both walk the namespace's QPN table, take a reference on
- * each socket under RCU, then lock the socket (process context) to read
- * or change its engine: the engine is only ever touched under the socket
- * lock.
+ * CONN_GET (mrc_genl_conn.c) reads connections through mrc_conn_walk() and
+ * mrc_conn_snapshot(); the configuration notifier (mrc_cfg.c) reaches live
+ * connections through mrc_conn_cfg_event(). Both walk the namespace's QPN
+ * table, take a reference on each socket under RCU, then lock the socket
+ * (process context) to read or change its engine: the engine is only ever
+ * touched under the socket lock.
  */
-#include <linux/netlink.h>
 #include <linux/slab.h>
-#include <net/genetlink.h>
 #include <net/ipv6.h>
 
+#include "mrc_conn_list.h"
 #include "mrc_conn_glue.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
@@ -175,74 +174,88 @@ void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
 }
 
 /**
- * mrc_conn_dump() - dump the namespace's connections for CONN_GET.
- * @skb: the dump message being filled.
- * @cb: the dump state: args[0] is the next bucket, args[1] how many
- *	connections of it were already sent.
- * @filter: which connections to include.
+ * mrc_conn_walk() - visit the namespace's connections a filter matches.
+ * @net: the namespace.
+ * @f: which connections to visit; NULL visits all.
+ * @pos: where to resume, updated: pos[0] is the QPN table bucket, pos[1]
+ *	how many sockets of it were already passed (matched or not). {0, 0}
+ *	starts at the beginning; a netlink dump keeps it in cb->args.
+ * @visit: called with each connection's description, taken under its
+ *	socket lock and passed after the lock is released (it and its
+ *	@ci->paths are valid during the call only); non-zero stops the walk.
+ * @arg: passed to @visit.
  *
- * Context: process (netlink dump).
- * Return: skb->len (netlink dump convention: 0 ends the dump).
+ * A non-zero return of @visit leaves @pos at the connection it was given,
+ * so the next walk from @pos visits that connection again: a dump whose
+ * message is full resumes with the connection that did not fit.
+ *
+ * Context: process (locks each socket).
+ * Return: 0 when the walk is complete, what @visit returned when it
+ * stopped the walk, or -ENOMEM (@pos unchanged).
  */
-int mrc_conn_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		  const struct mrc_conn_filter *filter)
+int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
+		  int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+		  void *arg)
 {
-	struct mrc_dp_net *dn = mrc_dp_net(sock_net(skb->sk));
+	struct mrc_dp_net *dn = mrc_dp_net(net);
 	struct mrc_sock *batch[MRC_LIST_BATCH];
 	struct mrc_nl_conn_path *paths;
-	u32 b = cb->args[0];
-	int done = 0;
+	u32 b = pos[0];
+	int err = 0;
 
 	paths = kvcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
 	if (!paths)
 		return -ENOMEM;
-	for (; b < HASH_SIZE(dn->qpn_tbl) && !done; b++) {
+	for (; b < HASH_SIZE(dn->qpn_tbl); b++) {
 		int i, n;
 
 		do {
-			n = mrc_conn_collect(dn, b, cb->args[1], batch);
+			n = mrc_conn_collect(dn, b, pos[1], batch);
 			for (i = 0; i < n; i++) {
 				struct mrc_sock *msk = batch[i];
 				struct mrc_nl_conn ci;
+				bool match;
 
-				if (!done) {
+				if (!err) {
 					lock_sock(&msk->sk);
-					if (mrc_conn_match(msk, filter)) {
+					match = mrc_conn_match(msk, f);
+					if (match)
 						mrc_conn_describe(msk, &ci, paths,
 								  MRC_PATH_EV_INDEX_MASK);
-						done = mrc_conn_fill(skb, &ci,
-								     NETLINK_CB(cb->skb).portid,
-								     cb->nlh->nlmsg_seq,
-								     NLM_F_MULTI) != 0;
-					}
 					release_sock(&msk->sk);
-					if (!done)
-						cb->args[1]++;
+					if (match)
+						err = visit(&ci, arg);
+					if (!err)
+						pos[1]++;
 				}
 				sock_put(&msk->sk);
 			}
-		} while (!done && n == MRC_LIST_BATCH);
-		if (done)
+		} while (!err && n == MRC_LIST_BATCH);
+		if (err)
 			break;
-		cb->args[1] = 0;
+		pos[1] = 0;
 	}
-	cb->args[0] = b;
+	pos[0] = b;
 	kvfree(paths);
-	return skb->len;
+	return err;
 }
 
 /**
- * mrc_conn_get() - fill @msg with one connection.
+ * mrc_conn_snapshot() - visit one connection, by id.
  * @net: the namespace.
  * @id: connection id (its local QPN).
- * @msg: the reply, filled with mrc_conn_fill().
- * @info: the request (for the extack and sequence number).
+ * @visit: called with the connection's description, taken under its
+ *	socket lock and passed after the lock is released (it and its
+ *	@ci->paths are valid during the call only).
+ * @arg: passed to @visit.
  *
- * Context: process.
- * Return: 0, -ENOENT when there is no such connection, -EMSGSIZE.
+ * Context: process (locks the socket).
+ * Return: what @visit returned, -ENOENT when there is no such connection
+ * (@visit is not called), or -ENOMEM.
  */
-int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
-		 struct genl_info *info)
+int mrc_conn_snapshot(struct net *net, u32 id,
+		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+		      void *arg)
 {
 	struct mrc_nl_conn_path *paths;
 	struct mrc_nl_conn ci;
@@ -250,10 +263,8 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 	int err;
 
 	msk = mrc_table_lookup_qpn(net, id);
-	if (!msk) {
-		NL_SET_ERR_MSG(info->extack, "no connection with this id");
+	if (!msk)
 		return -ENOENT;
-	}
 	paths = kvcalloc(MRC_PATH_EV_INDEX_MASK, sizeof(*paths), GFP_KERNEL);
 	if (!paths) {
 		sock_put(&msk->sk);
@@ -261,9 +272,9 @@ int mrc_conn_get(struct net *net, u32 id, struct sk_buff *msg,
 	}
 	lock_sock(&msk->sk);
 	mrc_conn_describe(msk, &ci, paths, MRC_PATH_EV_INDEX_MASK);
-	err = mrc_conn_fill(msg, &ci, info->snd_portid, info->snd_seq, 0);
 	release_sock(&msk->sk);
 	sock_put(&msk->sk);
+	err = visit(&ci, arg);
 	kvfree(paths);
 	return err;
 }

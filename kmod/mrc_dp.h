@@ -107,7 +107,5 @@ void mrc_dp_exit(void);
 int mrc_udp_get(struct net *net, struct socket **sockp);
 void mrc_udp_reopen(struct net *net);
 void mrc_input(struct net *net, struct sk_buff *skb);
-int mrc_conn_list_net_init(struct net *net);
-void mrc_conn_list_net_exit(struct net *net);
 
 #endif /* _MRC_DP_H */

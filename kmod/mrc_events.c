@@ -14,6 +14,7 @@
 #include "mrc_kern.h"
 #include "mrc_stats.h"
 #include "mrc_events.h"
+#include "mrc_conn_list.h"
 
 #define MRC_EVENTS_GROUP	0
 

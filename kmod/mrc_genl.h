@@ -124,7 +124,7 @@ int mrc_genl_policy_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_policy_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
-/* mrc_genl_conn.c (mrc_conn_fill() is in mrc_cfg.h: the data path uses it) */
+/* mrc_genl_conn.c */
 int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);
 

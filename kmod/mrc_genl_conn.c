@@ -1,34 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MRC for Linux: generic netlink, connections (CONN_GET and its dump).
- * The data path walks its sockets (mrc_conn_list.c) and puts each
- * connection into the message with mrc_conn_fill().
+ * The connection list (mrc_conn_list.h) walks the sockets and describes
+ * each connection; mrc_conn_fill(), its visitor, puts the description into
+ * the message.
  */
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "mrc_genl.h"
+#include "mrc_conn_list.h"
 
 /**
- * mrc_conn_fill() - put one connection into a CONN_GET message.
+ * struct mrc_conn_msg - the message mrc_conn_fill() adds connections to.
  * @skb: the message.
- * @ci: the connection.
  * @portid: netlink port of the requester.
  * @seq: sequence number of the request.
  * @flags: NLM_F_MULTI in dumps, else 0.
- *
- * For the data path's mrc_conn_dump() and mrc_conn_get().
- *
- * Return: 0, or -EMSGSIZE when @skb is full (nothing of the connection is
- * left in it).
  */
-int mrc_conn_fill(struct sk_buff *skb, const struct mrc_nl_conn *ci,
-		  u32 portid, u32 seq, int flags)
+struct mrc_conn_msg {
+	struct sk_buff *skb;
+	u32 portid;
+	u32 seq;
+	int flags;
+};
+
+/*
+ * Put one connection into a CONN_GET message (@arg: struct mrc_conn_msg);
+ * the visitor of mrc_conn_walk() and mrc_conn_snapshot(). Returns 0, or
+ * -EMSGSIZE when the message is full (nothing of the connection is left
+ * in it).
+ */
+static int mrc_conn_fill(const struct mrc_nl_conn *ci, void *arg)
 {
+	const struct mrc_conn_msg *m = arg;
 	struct nlattr *nest, *paths, *pn, *hist;
+	struct sk_buff *skb = m->skb;
 	unsigned int i;
 	void *hdr;
 
-	hdr = mrc_genl_put_hdr(skb, portid, seq, flags, MRC_CMD_CONN_GET);
+	hdr = mrc_genl_put_hdr(skb, m->portid, m->seq, m->flags,
+			       MRC_CMD_CONN_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, MRC_A_CONN);
@@ -127,7 +139,10 @@ cancel:
 int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_CONN_A_MAX + 1];
-	struct sk_buff *msg;
+	struct mrc_conn_msg m = {
+		.portid = info->snd_portid,
+		.seq = info->snd_seq,
+	};
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_CONN, MRC_CONN_A_MAX,
@@ -139,16 +154,19 @@ int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
 		return mrc_genl_missing(info->extack, info->attrs[MRC_A_CONN],
 					MRC_CONN_A_ID,
 					"connection id is required");
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	m.skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!m.skb)
 		return -ENOMEM;
-	err = mrc_conn_get(genl_info_net(info), nla_get_u32(tb[MRC_CONN_A_ID]),
-			   msg, info);
+	err = mrc_conn_snapshot(genl_info_net(info),
+				nla_get_u32(tb[MRC_CONN_A_ID]), mrc_conn_fill, &m);
 	if (err) {
-		nlmsg_free(msg);
+		/* the lookup's: mrc_conn_fill() fails with -EMSGSIZE only */
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG(info->extack, "no connection with this id");
+		nlmsg_free(m.skb);
 		return err;
 	}
-	return genlmsg_reply(msg, info);
+	return genlmsg_reply(m.skb, info);
 }
 
 /**
@@ -166,6 +184,13 @@ int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nlattr *tb[MRC_CONN_A_MAX + 1];
 	struct mrc_conn_filter f = {};
 	struct nlattr *nest = di->attrs[MRC_A_CONN];
+	struct mrc_conn_msg m = {
+		.skb = skb,
+		.portid = NETLINK_CB(cb->skb).portid,
+		.seq = cb->nlh->nlmsg_seq,
+		.flags = NLM_F_MULTI,
+	};
+	int err;
 
 	if (nest) {
 		if (nla_parse_nested(tb, MRC_CONN_A_MAX, nest,
@@ -196,5 +221,12 @@ int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			f.state = nla_get_u8(tb[MRC_CONN_A_STATE]);
 		}
 	}
-	return mrc_conn_dump(skb, cb, &f);
+	/*
+	 * A full message (-EMSGSIZE) is no error: cb->args is left at the
+	 * connection that did not fit, where the next call resumes.
+	 */
+	err = mrc_conn_walk(sock_net(skb->sk), &f, cb->args, mrc_conn_fill, &m);
+	if (err && err != -EMSGSIZE)
+		return err;
+	return skb->len;
 }

@@ -26,6 +26,7 @@
 #include "core/mrc_cm.h"
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
+#include "mrc_conn_list.h"
 #include "mrc_output.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"

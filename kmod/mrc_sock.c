@@ -26,6 +26,7 @@
 
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
+#include "mrc_conn_list.h"
 #include "mrc_sock.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"

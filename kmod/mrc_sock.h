@@ -244,6 +244,5 @@ void mrc_keepalive(struct sock *sk, int on);
 
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);
 void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb);
-void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err);
 
 #endif /* _MRC_SOCK_H */

@@ -13,6 +13,7 @@
 #include <net/udp_tunnel.h>
 
 #include "mrc_dp.h"
+#include "mrc_conn_list.h"
 #include "mrc_endpoint.h"
 #include "mrc_handshake.h"
 
