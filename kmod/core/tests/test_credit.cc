@@ -175,7 +175,8 @@ TEST(CreditTx, LimitBeyondWhatThePeerCouldGrantIsIgnored)
 	EXPECT_EQ(tx.limit, kBuf) << "unchanged";
 	EXPECT_EQ(tx.bogus, 2U);
 	EXPECT_EQ(tx.updates, 0U);
-	EXPECT_TRUE(mrc_credit_tx_update(&tx, kBuf + 8000, 8000)) << "exactly the most it could grant";
+	EXPECT_TRUE(mrc_credit_tx_update(&tx, kBuf + 8000, 8000))
+	    << "exactly the most it could grant";
 }
 
 TEST(CreditRx, BufferNeverGrowsPastTheHandshake)
@@ -242,8 +243,7 @@ TEST(Credit, EndToEndNeverOverrunsAndNeverDeadlocks)
 
 		app_read += r;
 		if (mrc_credit_rx_read(&rx, r) || rx.consumed == rx.received)
-			mrc_credit_tx_update(&tx, mrc_credit_rx_advertise(&rx),
-					     rx.consumed);
+			mrc_credit_tx_update(&tx, mrc_credit_rx_advertise(&rx), rx.consumed);
 		ASSERT_LT(++stalls, 100000);
 	}
 	EXPECT_EQ(snd, total);

@@ -613,7 +613,7 @@ TEST_F(PathTable, ProbeBackoffWhileProbesFail)
 	now += ivl;
 	ASSERT_TRUE(ProbedNow(i));
 	EXPECT_EQ(t.paths[i].next_probe, now + ivl) << "the first probe: full rate";
-	for (u64 gap : { 2 * ivl, 4 * ivl, 8 * ivl, 8 * ivl, 8 * ivl }) {
+	for (u64 gap : {2 * ivl, 4 * ivl, 8 * ivl, 8 * ivl, 8 * ivl}) {
 		now = t.paths[i].next_probe;
 		// the previous probe is declared failed as this one goes out
 		ASSERT_TRUE(ProbedNow(i));
