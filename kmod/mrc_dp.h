@@ -58,7 +58,8 @@ enum mrc_sock_state {
 };
 
 /**
- * struct mrc_dp_net - per-namespace state of the data path.
+ * struct mrc_dp_net - per-namespace state of the data path (mrc_netns.c
+ * sets it up and tears it down).
  * @lock: serialises creation of @udp_sock.
  * @udp_sock: the namespace's UDP tunnel socket (RCU; created on first use).
  * @udp_port: the port @udp_sock is bound to.
@@ -102,8 +103,8 @@ static inline struct mrc_dp_net *mrc_dp_net(const struct net *net)
 #define MRC_EPHEMERAL_LO	32768
 #define MRC_EPHEMERAL_HI	60999
 
-int mrc_dp_init(void);
-void mrc_dp_exit(void);
+void mrc_udp_net_init(struct mrc_dp_net *dn);
+void mrc_udp_net_exit(struct mrc_dp_net *dn);
 int mrc_udp_get(struct net *net, struct socket **sockp);
 void mrc_udp_reopen(struct net *net);
 void mrc_input(struct net *net, struct sk_buff *skb);

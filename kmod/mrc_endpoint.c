@@ -254,32 +254,25 @@ static int mrc_ep_send_probe(struct net *net, struct mrc_ep_probe *pr,
 }
 
 /**
- * mrc_ep_probe() - send an EV probe along one configured path and wait
- * for the answer.
+ * mrc_ep_probe_path() - the configured path an EV probe to @dst takes.
  * @net: the namespace.
- * @dst: the host to probe (inside the path's destination prefix).
+ * @dst: the host to probe.
  * @path_id: the configured path.
- * @timeout_ms: how long to wait.
- * @rtt_ns: the round-trip time; 0 when the probe timed out.
+ * @cand: filled in: the path, for mrc_ep_probe().
  * @extack: where to say what is wrong.
  *
- * Context: process; sleeps up to @timeout_ms (interruptibly).
- * Return: 0 (answered, or timed out with *@rtt_ns 0), or a negative errno:
- * -ENOENT no such path, -ENETDOWN the path is unusable, -EINVAL @dst is
- * outside the path's prefix, -ENETUNREACH no source address, -EINTR.
+ * Context: any (RCU inside).
+ * Return: 0, or a negative errno: -ENOENT no such path, -ENETDOWN the path
+ * is unusable, -EINVAL @dst is outside the path's prefix.
  */
-int mrc_ep_probe(struct net *net, const struct in6_addr *dst, u32 path_id,
-		 u32 timeout_ms, u64 *rtt_ns, struct netlink_ext_ack *extack)
+int mrc_ep_probe_path(struct net *net, const struct in6_addr *dst,
+		      u32 path_id, struct mrc_cfg_cand *cand,
+		      struct netlink_ext_ack *extack)
 {
-	struct mrc_dp_net *dn = mrc_dp_net(net);
-	struct mrc_cfg_cand cand;
 	struct in6_addr prefix;
-	struct mrc_ep_probe *pr;
-	struct socket *sock;
-	long left;
 	int err;
 
-	err = mrc_cfg_path_get(net, path_id, &cand, &prefix);
+	err = mrc_cfg_path_get(net, path_id, cand, &prefix);
 	if (err == -ENOENT) {
 		NL_SET_ERR_MSG(extack, "no path with this id");
 		return err;
@@ -288,16 +281,42 @@ int mrc_ep_probe(struct net *net, const struct in6_addr *dst, u32 path_id,
 		NL_SET_ERR_MSG(extack, "the path is denied or its plane is down");
 		return err;
 	}
-	if (!ipv6_prefix_equal(&prefix, dst, cand.prefix_len)) {
+	if (!ipv6_prefix_equal(&prefix, dst, cand->prefix_len)) {
 		NL_SET_ERR_MSG(extack,
 			       "probe destination is outside the path's prefix");
 		return -EINVAL;
 	}
-	err = mrc_udp_get(net, &sock);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "cannot open the MRC UDP port");
-		return err;
-	}
+	return 0;
+}
+
+/**
+ * mrc_ep_probe() - send an EV probe along one configured path and wait
+ * for the answer.
+ * @net: the namespace.
+ * @dst: the host to probe (inside the path's destination prefix).
+ * @cand: the path (mrc_ep_probe_path()).
+ * @timeout_ms: how long to wait.
+ * @rtt_ns: the round-trip time; 0 when the probe timed out.
+ * @extack: where to say what is wrong.
+ *
+ * The endpoint, like the other senders (connection glue, handshake), does
+ * not open the namespace's tunnel socket: its caller has (mrc_udp_get()),
+ * because the request leaves through it and the answer comes back on it.
+ *
+ * Context: process; sleeps up to @timeout_ms (interruptibly).
+ * Return: 0 (answered, or timed out with *@rtt_ns 0), or a negative errno:
+ * -ENOMEM, -EINTR, or why the request could not be sent (-ENETUNREACH no
+ * source address, -ENETDOWN no tunnel socket, ...).
+ */
+int mrc_ep_probe(struct net *net, const struct in6_addr *dst,
+		 const struct mrc_cfg_cand *cand, u32 timeout_ms, u64 *rtt_ns,
+		 struct netlink_ext_ack *extack)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+	struct mrc_ep_probe *pr;
+	long left;
+	int err;
+
 	pr = kzalloc(sizeof(*pr), GFP_KERNEL);
 	if (!pr)
 		return -ENOMEM;
@@ -310,7 +329,7 @@ int mrc_ep_probe(struct net *net, const struct in6_addr *dst, u32 path_id,
 	list_add(&pr->node, &dn->ep_probes);
 	spin_unlock_bh(&dn->ep_lock);
 
-	err = mrc_ep_send_probe(net, pr, &cand);
+	err = mrc_ep_send_probe(net, pr, cand);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "the probe could not be sent");
 		left = 0;

@@ -321,6 +321,10 @@ int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_PROBE_A_MAX + 1];
 	struct netlink_ext_ack *extack = info->extack;
+	struct net *net = genl_info_net(info);
+	const struct in6_addr *dst;
+	struct mrc_cfg_cand cand;
+	struct socket *udp;
 	struct nlattr *nest;
 	struct sk_buff *msg;
 	u32 timeout_ms = 1000;
@@ -350,11 +354,22 @@ int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
+	dst = nla_data(tb[MRC_PROBE_A_DST]);
+	err = mrc_ep_probe_path(net, dst, nla_get_u32(tb[MRC_PROBE_A_PATH_ID]),
+				&cand, extack);
+	if (!err) {
+		/*
+		 * The probe leaves through the namespace's tunnel socket and
+		 * its answer comes back on it: open it, as a socket's bind()
+		 * and connect() do, once the path is known to be usable.
+		 */
+		err = mrc_udp_get(net, &udp);
+		if (err)
+			NL_SET_ERR_MSG(extack, "cannot open the MRC UDP port");
+	}
 	/* Sleeps until the answer or the timeout: the family is parallel_ops. */
-	err = mrc_ep_probe(genl_info_net(info),
-			   nla_data(tb[MRC_PROBE_A_DST]),
-			   nla_get_u32(tb[MRC_PROBE_A_PATH_ID]), timeout_ms,
-			   &rtt_ns, extack);
+	if (!err)
+		err = mrc_ep_probe(net, dst, &cand, timeout_ms, &rtt_ns, extack);
 	if (err) {
 		if (err == -ENOENT || err == -ENETDOWN)
 			extack->bad_attr = tb[MRC_PROBE_A_PATH_ID];
@@ -368,7 +383,7 @@ int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 		goto fail;
 	nest = nla_nest_start(msg, MRC_A_PROBE);
 	if (!nest ||
-	    nla_put_in6_addr(msg, MRC_PROBE_A_DST, nla_data(tb[MRC_PROBE_A_DST])) ||
+	    nla_put_in6_addr(msg, MRC_PROBE_A_DST, dst) ||
 	    nla_put_u32(msg, MRC_PROBE_A_PATH_ID,
 			nla_get_u32(tb[MRC_PROBE_A_PATH_ID])) ||
 	    (rtt_ns ? nla_put_u64_64bit(msg, MRC_PROBE_A_RTT, rtt_ns,

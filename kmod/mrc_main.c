@@ -2,8 +2,9 @@
 /*
  * MRC for Linux: module registration and unwinding.
  *
- * Start-up order: per-namespace state first (everything else looks it up),
- * then the socket families (mrc_plumbing.c), then the netlink family (the last thing a user
+ * Start-up order: per-namespace state first (everything else looks it up:
+ * the configuration, then the data path, mrc_netns.c), then the socket
+ * families (mrc_plumbing.c), then the netlink family (the last thing a user
  * can reach), then the netdev notifier (which emits netlink events). Exit
  * runs the same steps in reverse. A socket holds a reference on the
  * module, so rmmod is refused while any socket exists.
@@ -12,7 +13,6 @@
 #include <linux/net.h>
 #include <net/genetlink.h>
 
-#include "mrc_dp.h"
 #include "mrc_kern.h"
 
 static int __init mrc_init(void)
@@ -26,16 +26,13 @@ static int __init mrc_init(void)
 	BUILD_BUG_ON(offsetof(struct sockaddr_mrc, smrc_scope_id) !=
 		     offsetof(struct sockaddr_in6, sin6_scope_id));
 
+	/* Configuration and counters, then the data path (tunnel, tables). */
 	err = mrc_netns_init();
 	if (err)
 		return err;
-	/* The data path's per-namespace state (UDP tunnel, tables). */
-	err = mrc_dp_init();
-	if (err)
-		goto err_netns;
 	err = mrc_plumbing_init();
 	if (err)
-		goto err_dp;
+		goto err_netns;
 	err = mrc_genl_init();
 	if (err)
 		goto err_plumbing;
@@ -52,8 +49,6 @@ err_genl:
 	mrc_genl_exit();
 err_plumbing:
 	mrc_plumbing_exit();
-err_dp:
-	mrc_dp_exit();
 err_netns:
 	mrc_netns_exit();
 	return err;
@@ -64,8 +59,7 @@ static void __exit mrc_exit(void)
 	mrc_cfg_exit();
 	mrc_genl_exit();
 	mrc_plumbing_exit();
-	mrc_dp_exit();
-	mrc_netns_exit();
+	mrc_netns_exit();	/* the data path's state, then the configuration */
 	/* Configuration objects are freed with kfree_rcu(). */
 	rcu_barrier();
 }

@@ -4,20 +4,21 @@
  *
  * All MRC packets of a namespace arrive on one kernel UDP socket bound to
  * [::]:port (4791 by default). It is created when the first MRC socket of
- * the namespace needs the network (bind, listen, connect), not at module
- * load, so that loading mrc.ko never takes a port nobody uses; it lives
- * until the namespace goes away or the module unloads.
+ * the namespace needs the network (bind, listen, connect), when a plane is
+ * added, or when an EV probe is sent, not at module load, so that loading
+ * mrc.ko never takes a port nobody uses; it lives until the namespace goes
+ * away or the module unloads. Its receive hooks hand packets up to
+ * mrc_input() and ICMPv6 errors to the handshake. Whoever needs the tunnel
+ * opens it (mrc_udp_get()); the layers below only send through it
+ * (mrc_xmit() looks it up under RCU). The namespace's data-path state that
+ * holds it is set up and torn down by mrc_netns.c.
  */
 #include <linux/module.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
 
 #include "mrc_dp.h"
-#include "mrc_conn_list.h"
-#include "mrc_endpoint.h"
 #include "mrc_handshake.h"
-
-unsigned int mrc_dp_net_id __read_mostly;
 
 /* UDP hands us the packet with the checksum verified, data at UDP. */
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
@@ -112,54 +113,31 @@ void mrc_udp_reopen(struct net *net)
 				     READ_ONCE(mrc_net(net)->udp_port));
 }
 
-static int __net_init mrc_dp_net_init(struct net *net)
+/**
+ * mrc_udp_net_init() - tunnel state of a new namespace (none open yet).
+ * @dn: the namespace's data-path state.
+ */
+void mrc_udp_net_init(struct mrc_dp_net *dn)
 {
-	struct mrc_dp_net *dn = mrc_dp_net(net);
-
 	mutex_init(&dn->lock);
-	spin_lock_init(&dn->tbl_lock);
-	hash_init(dn->qpn_tbl);
-	hash_init(dn->port_tbl);
-	dn->next_port = MRC_EPHEMERAL_LO;
-	mrc_ep_net_init(dn);
-	return mrc_conn_list_net_init(net);
 }
 
-static void __net_exit mrc_dp_net_exit(struct net *net)
+/**
+ * mrc_udp_net_exit() - close the namespace's tunnel socket, if open.
+ * @dn: the namespace's data-path state.
+ *
+ * Context: process; namespace exit or module unload. No MRC socket is left
+ * (each holds its namespace and the module), and the connection list has
+ * stopped following the configuration (its notifier sends port-status
+ * updates through the tunnel).
+ */
+void mrc_udp_net_exit(struct mrc_dp_net *dn)
 {
-	struct mrc_dp_net *dn = mrc_dp_net(net);
 	struct socket *sock;
 
-	mrc_conn_list_net_exit(net);
 	sock = rcu_dereference_protected(dn->udp_sock, true);
 	RCU_INIT_POINTER(dn->udp_sock, NULL);
 	if (sock)
 		udp_tunnel_sock_release(sock);
 	mutex_destroy(&dn->lock);
-}
-
-static struct pernet_operations mrc_dp_net_ops = {
-	.init = mrc_dp_net_init,
-	.exit = mrc_dp_net_exit,
-	.id = &mrc_dp_net_id,
-	.size = sizeof(struct mrc_dp_net),
-};
-
-/**
- * mrc_dp_init() - register the data path's per-namespace state.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_dp_init(void)
-{
-	return register_pernet_subsys(&mrc_dp_net_ops);
-}
-
-/**
- * mrc_dp_exit() - unregister the data path's per-namespace state; closes
- * every namespace's tunnel socket.
- */
-void mrc_dp_exit(void)
-{
-	unregister_pernet_subsys(&mrc_dp_net_ops);
 }
