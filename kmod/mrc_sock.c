@@ -273,13 +273,26 @@ static int mrc_listen(struct socket *sock, int backlog)
 		if (err)
 			goto out;
 	}
+	WRITE_ONCE(sk->sk_max_ack_backlog, clamp(backlog, 1, 4096));
+	/*
+	 * MRC first, then TCP: a client (mrcize) refused at the MRC level
+	 * while the TCP listener already took connections would fall back
+	 * to TCP for good. The other way round, a TCP client that comes too
+	 * early is refused and retries, as before any listen().
+	 */
+	mrc_set_state(sk, MRC_ST_LISTEN);
 	if (msk->opts.accept_tcp) {
 		err = mrc_tcp_listen_start(msk, backlog);
-		if (err)
+		if (err) {
+			/*
+			 * Nothing was accepted meanwhile: requests are taken
+			 * under this socket's lock (mrc_cm_accept_work()),
+			 * and they will find it closed.
+			 */
+			mrc_set_state(sk, MRC_ST_CLOSED);
 			goto out;
+		}
 	}
-	WRITE_ONCE(sk->sk_max_ack_backlog, clamp(backlog, 1, 4096));
-	mrc_set_state(sk, MRC_ST_LISTEN);
 	err = 0;
 out:
 	release_sock(sk);
