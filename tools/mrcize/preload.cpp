@@ -513,15 +513,24 @@ int do_connect(int fd, const sockaddr *addr, socklen_t len)
 		return -1;
 	}
 	gl.n.fallback[reason_of(err)]++;
+	int r = gl.real.connect(fd, addr, len);
+	int tcp_err = r < 0 ? errno : 0;
 	if (gl.cfg.verbose) {
-		if (err == EINPROGRESS)
-			say("%s over TCP: no answer at the MRC level within %ld ms",
-			    format_endpoint(remote).c_str(), deadline);
+		// Said once TCP's answer is known: a client that connects before
+		// its server listens is refused by both, and its retry may well
+		// go over MRC; "over TCP" names only connections that are.
+		std::string mrc = err == EINPROGRESS ? "no answer at the MRC level within " +
+							   std::to_string(deadline) + " ms"
+						     : errno_name(err) + " at the MRC level";
+		if (tcp_err == 0 || tcp_err == EINPROGRESS || tcp_err == EINTR)
+			say("%s over TCP: %s", format_endpoint(remote).c_str(), mrc.c_str());
 		else
-			say("%s over TCP: %s at the MRC level", format_endpoint(remote).c_str(),
-			    errno_name(err).c_str());
+			say("%s: %s, and TCP's connect failed too (%s)",
+			    format_endpoint(remote).c_str(), mrc.c_str(),
+			    errno_name(tcp_err).c_str());
 	}
-	return gl.real.connect(fd, addr, len);
+	errno = tcp_err;
+	return r;
 }
 
 int do_socket(int domain, int type, int protocol)

@@ -459,6 +459,27 @@ TEST(Preload, EpollRegistrationFollowsTheSwap)
 	EXPECT_EQ(r["acked"], "65536");
 }
 
+// Refused at the MRC level and over TCP (nothing listens yet): the
+// program gets TCP's answer, and -v does not say "over TCP", which names
+// only connections that are.
+TEST(Preload, RefusedByBothIsNotOverTcp)
+{
+	REQUIRE_STANDIN();
+	int port;
+	{
+		CountServer gone;
+		port = gone.port();
+	}
+	auto r = run(client(port), refused());
+	EXPECT_EQ(r["connect"], "ECONNREFUSED") << dump(r);
+	EXPECT_EQ(r["protocol"], "6") << "the fd was switched to TCP";
+	EXPECT_FALSE(r.err_has("over TCP")) << dump(r);
+	EXPECT_TRUE(r.err_has("mrcize: [::1]:" + std::to_string(port) +
+			      ": ECONNREFUSED at the MRC level, and TCP's connect failed too "
+			      "(ECONNREFUSED)\n"))
+	    << dump(r);
+}
+
 TEST(Preload, EveryFallbackErrnoOfTheContract)
 {
 	REQUIRE_STANDIN();
