@@ -18,6 +18,7 @@ struct Pair {
 	mrc_conn c[2];
 	std::vector<uint64_t> st[2];
 	uint64_t now = 1000;
+	uint8_t data_buf[4096];
 
 	explicit Pair(uint8_t type = MRC_CONN_STREAM, uint64_t rcvbuf = 65536)
 	{
@@ -47,6 +48,19 @@ struct Pair {
 		}
 	}
 
+	// The next data packet side s sends, decoded as its peer sees it
+	// (@in points into data_buf: valid until the next call).
+	bool next_data(int s, mrc_tx_desc &d, mrc_pkt &in)
+	{
+		if (!mrc_conn_next_tx(&c[s], now, &d))
+			return false;
+		int h = mrc_conn_build_data_hdr(&c[s], &d, data_buf, sizeof(data_buf));
+		EXPECT_GT(h, 0);
+		std::memset(data_buf + h, 0, d.len + mrc_pad_len(d.len));
+		EXPECT_EQ(mrc_pkt_decode(data_buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+		return true;
+	}
+
 	// Move every packet side s wants to send to the other side.
 	int pump(int s, int max = 1000)
 	{
@@ -57,11 +71,7 @@ struct Pair {
 		uint32_t ev;
 		int n = 0;
 
-		while (n < max && mrc_conn_next_tx(&c[s], now, &d)) {
-			int h = mrc_conn_build_data_hdr(&c[s], &d, buf, sizeof(buf));
-			EXPECT_GT(h, 0);
-			std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
-			EXPECT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+		while (n < max && next_data(s, d, in)) {
 			EXPECT_EQ(mrc_conn_rx(&c[1 - s], &in, (uint16_t)d.ev, false, now, &v), 0);
 			n++;
 		}
@@ -259,18 +269,13 @@ TEST(Conn, NackTrimRetransmitsOnAnotherPath)
 TEST(Conn, SackFanOncePerRto)
 {
 	Pair pr;
-	uint8_t buf[4096];
 	mrc_tx_desc d;
 	mrc_pkt pkt, in;
 	mrc_conn_verdict v;
 	uint32_t ev;
 
 	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
-	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
-	int h = mrc_conn_build_data_hdr(&pr.c[0], &d, buf, sizeof(buf));
-	ASSERT_GT(h, 0);
-	std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
-	ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+	ASSERT_TRUE(pr.next_data(0, d, in));
 	in.bth.rtx = 1; // as if our first SACK had been lost
 	auto answers = [&]() {
 		int n = 0;
