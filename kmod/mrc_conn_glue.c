@@ -24,7 +24,6 @@
 #include <net/sock.h>
 
 #include "core/mrc_cm.h"
-#include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_output.h"
 #include "mrc_table.h"
@@ -665,7 +664,7 @@ int mrc_glue_send_port_status(struct mrc_sock *msk)
  * stale, and acting on it would only stall the connection. The peer's
  * SACKs carry the same bitmap and correct any stale value.
  *
- * Return: true when the update was applied.
+ * Return: true when the update was applied (push then).
  */
 bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
 {
@@ -679,7 +678,6 @@ bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
 	if (!(up_mask & used))
 		return false;
 	mrc_conn_set_peer_ports(msk->conn, up_mask, ktime_get_ns());
-	mrc_glue_push(msk);
 	return true;
 }
 
@@ -687,8 +685,11 @@ bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
  * mrc_glue_push() - send what the engine allows, handle its events, free
  * acknowledged bytes, re-arm the timer.
  * @msk: the socket (locked).
+ *
+ * Return: a verdict for connection management (mrc_cm_verdict()): 0, or
+ * the positive errno that ended the connection.
  */
-void mrc_glue_push(struct mrc_sock *msk)
+int mrc_glue_push(struct mrc_sock *msk)
 {
 	struct mrc_conn *conn = msk->conn;
 	int budget = MRC_GLUE_PUSH_BUDGET;
@@ -698,7 +699,7 @@ void mrc_glue_push(struct mrc_sock *msk)
 	u32 ev;
 
 	if (!mrc_glue_live(msk))
-		return;
+		return 0;
 	now = ktime_get_ns();
 	while (budget > 0 && mrc_conn_next_ctrl(conn, now, &pkt, &ev) > 0) {
 		mrc_glue_send_ctrl(msk, &pkt, ev);
@@ -711,25 +712,25 @@ void mrc_glue_push(struct mrc_sock *msk)
 	mrc_glue_events(msk);
 	mrc_glue_free_acked(msk);
 
-	if (conn->err) {
-		mrc_sk_done(msk, -conn->err);
-		return;
-	}
+	if (conn->err)
+		return -conn->err;
 	/* Out of budget: come back at once, from the timer. */
 	mrc_timer_arm(msk, budget ? mrc_conn_next_deadline(conn) : now);
-	mrc_cm_timer(msk, now);
+	return 0;
 }
 
 /**
  * mrc_glue_timer() - the socket's timer fired while connected.
  * @msk: the socket (locked).
+ *
+ * Return: the verdict of mrc_glue_push().
  */
-void mrc_glue_timer(struct mrc_sock *msk)
+int mrc_glue_timer(struct mrc_sock *msk)
 {
 	if (!mrc_glue_live(msk))
-		return;
+		return 0;
 	mrc_conn_on_timer(msk->conn, ktime_get_ns());
-	mrc_glue_push(msk);
+	return mrc_glue_push(msk);
 }
 
 /**
@@ -784,9 +785,13 @@ static void mrc_glue_ofo_insert(struct mrc_sock *msk, struct sk_buff *skb)
  * @msk: the socket (locked).
  * @skb: the packet, data at the MRC header; consumed.
  * @pkt: its decoded headers.
+ *
+ * Return: a verdict for connection management (mrc_cm_verdict()): 0, the
+ * positive errno that ended the connection, or MRC_GLUE_ABORT when new
+ * data reached a socket nobody will read.
  */
-void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
-		    const struct mrc_pkt *pkt)
+int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
+		   const struct mrc_pkt *pkt)
 {
 	struct net *net = sock_net(&msk->sk);
 	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
@@ -816,8 +821,7 @@ void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		 * peer, as TCP does, instead of taking it in for ever.
 		 */
 		kfree_skb(skb);
-		mrc_cm_abort(msk);
-		return;
+		return MRC_GLUE_ABORT;
 	}
 	if (pkt->type == MRC_PKT_DATA) {
 		if (v.dup)
@@ -844,32 +848,16 @@ void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 	}
 	if (v.failed || msk->conn->err) {
 		kfree_skb(skb);
-		mrc_sk_done(msk, msk->conn->err ? -msk->conn->err : ECONNRESET);
-		return;
+		return msk->conn->err ? -msk->conn->err : ECONNRESET;
 	}
-	mrc_glue_push(msk);
 	consume_skb(skb);	/* a control packet, used */
-	return;
+	return mrc_glue_push(msk);
 free:
 	kfree_skb(skb);
-}
-
-/* ---- the application's side ---- */
-
-static int mrc_glue_wait(struct mrc_sock *msk, long *timeo,
-			 bool (*ready)(struct mrc_sock *msk))
-{
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-	struct sock *sk = &msk->sk;
-
-	add_wait_queue(sk_sleep(sk), &wait);
-	sk_wait_event(sk, timeo, ready(msk) || sk->sk_err ||
-		      sk->sk_state == MRC_ST_CLOSED, &wait);
-	remove_wait_queue(sk_sleep(sk), &wait);
-	if (signal_pending(current))
-		return sock_intr_errno(*timeo);
 	return 0;
 }
+
+/* ---- the application's bytes (its socket calls: mrc_sock_io.c) ---- */
 
 /**
  * mrc_glue_writable() - may the application write more?
@@ -926,250 +914,70 @@ static int mrc_glue_sndq_append(struct mrc_sock *msk, struct msghdr *msg,
 	return 0;
 }
 
-static int mrc_glue_send_error(struct mrc_sock *msk, int flags)
+/**
+ * mrc_glue_write_space() - how much the application may write now.
+ * @msk: the socket (locked), connected.
+ * @msgs: set to the messages the engine can still take (SEQPACKET).
+ *
+ * Return: bytes the send buffer and the engine both have room for.
+ */
+u64 mrc_glue_write_space(struct mrc_sock *msk, u32 *msgs)
 {
-	struct sock *sk = &msk->sk;
-	int err = sock_error(sk);
+	u64 sndbuf = READ_ONCE(msk->sk.sk_sndbuf);
+	u64 room = sndbuf > msk->sndq_bytes ? sndbuf - msk->sndq_bytes : 0;
 
-	if (err)
-		return err;
-	if ((sk->sk_shutdown & SEND_SHUTDOWN) || sk->sk_state == MRC_ST_CLOSED ||
-	    sk->sk_state == MRC_ST_DREQ_SENT) {
-		if (!(flags & MSG_NOSIGNAL))
-			send_sig(SIGPIPE, current, 0);
-		return -EPIPE;
-	}
-	if (sk->sk_state != MRC_ST_ESTABLISHED && sk->sk_state != MRC_ST_PEER_CLOSED)
-		return -ENOTCONN;
-	return 0;
-}
-
-static bool mrc_glue_connect_done(struct mrc_sock *msk)
-{
-	return msk->sk.sk_state != MRC_ST_REQ_SENT;
+	return min(room, mrc_conn_app_space(msk->conn, msgs));
 }
 
 /**
- * mrc_glue_sendmsg() - sendmsg for both socket types.
- * @msk: the socket (not locked).
- * @msg: the message.
- * @len: its length.
+ * mrc_glue_write() - take @n bytes of the application's message into the
+ * send queue and hand them to the engine (the caller pushes).
+ * @msk: the socket (locked), connected, with room for @n bytes
+ *	(mrc_glue_write_space()).
+ * @msg: the message, its iterator at the bytes to take.
+ * @n: how many.
+ * @seq: SEQPACKET: the bytes are one whole message.
  *
- * STREAM writes as much as fits and blocks (unless non-blocking) for the
- * rest. SEQPACKET queues the whole message or nothing: a message larger
- * than the send buffer is EMSGSIZE.
- *
- * Return: bytes queued or a negative errno.
+ * Return: 0 or a negative errno.
  */
-int mrc_glue_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len)
+int mrc_glue_write(struct mrc_sock *msk, struct msghdr *msg, size_t n, bool seq)
 {
-	bool seq = msk->sk.sk_type == SOCK_SEQPACKET;
-	struct sock *sk = &msk->sk;
-	size_t copied = 0;
-	long timeo;
-	int err;
+	int err = mrc_glue_sndq_append(msk, msg, n);
 
-	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	while (sk->sk_state == MRC_ST_REQ_SENT && timeo) {
-		err = mrc_glue_wait(msk, &timeo, mrc_glue_connect_done);
-		if (err)
-			goto out;
-	}
-	err = mrc_glue_send_error(msk, msg->msg_flags);
-	if (err)
-		goto out;
-	if (seq && (len > (size_t)READ_ONCE(sk->sk_sndbuf) || len > U32_MAX)) {
-		err = -EMSGSIZE;
-		goto out;
-	}
-	if (seq && !len) {
-		err = -EINVAL;	/* MRC messages carry at least one byte */
-		goto out;
-	}
-
-	while (copied < len || (!len && !copied)) {
-		u64 room = (u64)READ_ONCE(sk->sk_sndbuf) > msk->sndq_bytes ?
-			   READ_ONCE(sk->sk_sndbuf) - msk->sndq_bytes : 0;
-		u32 msgs = 0;
-		u64 eng = mrc_conn_app_space(msk->conn, &msgs);
-		size_t n;
-
-		room = min(room, eng);
-		if (seq && (room < len || !msgs))
-			room = 0;
-		n = min_t(u64, len - copied, room);
-		if (!len)
-			break;
-		if (!n) {
-			if (!timeo) {
-				err = copied ? 0 : -EAGAIN;
-				goto out;
-			}
-			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-			err = mrc_glue_wait(msk, &timeo, mrc_glue_writable);
-			if (err)
-				goto out;
-			/*
-			 * Having written some bytes, return their count and
-			 * leave a connection error for the next call, as TCP
-			 * does: reading it here would lose it.
-			 */
-			if (copied && (sk->sk_err || sk->sk_state == MRC_ST_CLOSED))
-				goto out;
-			err = mrc_glue_send_error(msk, msg->msg_flags);
-			if (err)
-				goto out;
-			continue;
-		}
-		err = mrc_glue_sndq_append(msk, msg, n);
-		if (err)
-			goto out;
+	if (!err)
 		mrc_conn_app_write(msk->conn, n, seq);
-		copied += n;
-		mrc_glue_push(msk);
-	}
-out:
-	release_sock(sk);
-	if (copied)
-		return copied;
-	return err;
-}
-
-static bool mrc_glue_has_data(struct mrc_sock *msk)
-{
-	return mrc_glue_readable(msk) || (msk->sk.sk_shutdown & RCV_SHUTDOWN);
-}
-
-/* Copy up to @len bytes from the head of the receive queue. */
-static int mrc_glue_copy_in(struct mrc_sock *msk, struct msghdr *msg,
-			    size_t len, bool peek, size_t *done)
-{
-	struct sock *sk = &msk->sk;
-	struct sk_buff *skb, *tmp;
-	size_t copied = 0;
-	int err = 0;
-
-	skb_queue_walk_safe(&sk->sk_receive_queue, skb, tmp) {
-		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
-		u32 skip = skb->len - cb->len;	/* consumed by an earlier read */
-		size_t n = min_t(size_t, len - copied, cb->len);
-
-		if (msg && n) {
-			err = skb_copy_datagram_msg(skb, skip, msg, n);
-			if (err)
-				break;
-		}
-		copied += n;
-		if (!peek) {
-			cb->len -= n;
-			cb->off += n;
-			if (!cb->len) {
-				__skb_unlink(skb, &sk->sk_receive_queue);
-				consume_skb(skb);
-			}
-		}
-		if (copied >= len)
-			break;
-	}
-	*done = copied;
 	return err;
 }
 
 /**
- * mrc_glue_recvmsg() - recvmsg for both socket types.
- * @msk: the socket (not locked).
- * @msg: where to copy.
- * @len: room in @msg.
- * @flags: MSG_DONTWAIT, MSG_WAITALL (STREAM), MSG_PEEK, MSG_TRUNC.
+ * mrc_glue_msg_peek() - the next whole message received (SEQPACKET).
+ * @msk: the socket (locked).
+ * @m: set to its length when there is one.
  *
- * SEQPACKET returns one whole message per call; a message longer than
- * @len is truncated (MSG_TRUNC in msg_flags; with MSG_TRUNC in @flags the
- * return value is the full length), the rest discarded.
- *
- * Return: bytes received, 0 at end of stream, or a negative errno.
+ * Return: true when a whole message is ready.
  */
-int mrc_glue_recvmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len,
-		     int flags)
+bool mrc_glue_msg_peek(struct mrc_sock *msk, struct mrc_conn_msg *m)
 {
-	bool peek = flags & MSG_PEEK;
-	struct sock *sk = &msk->sk;
-	size_t copied = 0;
-	long timeo;
-	int target, err = 0;
+	return msk->conn && mrc_conn_rx_msg_peek(msk->conn, m);
+}
 
-	lock_sock(sk);
-	if (sk->sk_state == MRC_ST_LISTEN) {
-		err = -ENOTCONN;
-		goto out;
-	}
-	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
-	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
-
-	while (true) {
-		if (sk->sk_type == SOCK_SEQPACKET && mrc_glue_readable(msk)) {
-			struct mrc_conn_msg m;
-			size_t done;
-
-			mrc_conn_rx_msg_peek(msk->conn, &m);
-			err = mrc_glue_copy_in(msk, msg, min_t(size_t, len, m.len),
-					       peek, &done);
-			if (err)
-				break;
-			if (!peek && m.len > len)
-				mrc_glue_copy_in(msk, NULL, m.len - len, false, &done);
-			if (!peek) {
-				mrc_conn_rx_msg_pop(msk->conn, &m);
-				if (mrc_conn_app_read(msk->conn, m.len))
-					mrc_glue_push(msk);
-			}
-			msg->msg_flags |= MSG_EOR;
-			if (m.len > len)
-				msg->msg_flags |= MSG_TRUNC;
-			copied = (flags & MSG_TRUNC) ? m.len : min_t(size_t, len, m.len);
-			break;
-		}
-		if (sk->sk_type == SOCK_STREAM && mrc_glue_readable(msk)) {
-			size_t done;
-
-			err = mrc_glue_copy_in(msk, msg, len - copied, peek, &done);
-			if (err)
-				break;
-			copied += done;
-			if (!peek && done && msk->conn &&
-			    mrc_conn_app_read(msk->conn, done))
-				mrc_glue_push(msk);
-			if (copied >= target || peek)
-				break;
-			continue;
-		}
-		/* Short of MSG_WAITALL's or SO_RCVLOWAT's target: wait for
-		 * more, unless the stream ended, failed or must not block.
-		 */
-		if (copied >= target)
-			break;
-		if (sk->sk_err) {
-			err = sock_error(sk);
-			break;
-		}
-		if ((sk->sk_shutdown & RCV_SHUTDOWN) || sk->sk_state == MRC_ST_CLOSED) {
-			if (sk->sk_state == MRC_ST_CLOSED && !msk->conn &&
-			    sock_flag(sk, SOCK_DONE) == 0 && !msk->peer_fin &&
-			    sk->sk_socket && sk->sk_socket->state == SS_UNCONNECTED)
-				err = -ENOTCONN;
-			break;
-		}
-		if (!timeo) {
-			err = -EAGAIN;
-			break;
-		}
-		err = mrc_glue_wait(msk, &timeo, mrc_glue_has_data);
-		if (err)
-			break;
-	}
-out:
-	release_sock(sk);
-	return copied ? copied : err;
+/**
+ * mrc_glue_read_done() - the application consumed received bytes.
+ * @msk: the socket (locked).
+ * @m: SEQPACKET: the message consumed (@n is its length); NULL: STREAM.
+ * @n: bytes consumed.
+ *
+ * Return: true when the receive window opened enough that the peer must
+ * be told (the caller pushes).
+ */
+bool mrc_glue_read_done(struct mrc_sock *msk, struct mrc_conn_msg *m,
+			u64 n)
+{
+	if (!msk->conn)
+		return false;
+	if (m)
+		mrc_conn_rx_msg_pop(msk->conn, m);
+	return mrc_conn_app_read(msk->conn, n);
 }
 
 /**

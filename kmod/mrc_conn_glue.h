@@ -1,28 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MRC for Linux: the bridge between a socket and its protocol engine
- * (struct mrc_conn of kmod/core). The socket layer (mrc_sock.c, mrc_cm.c)
- * calls only these; mrc_conn_glue.c is the only file that calls the
- * engine. All run with the socket lock held (owned or bh-locked).
+ * MRC for Linux: the engine's driver, between a socket and its protocol
+ * engine (struct mrc_conn of kmod/core): it owns the connection's bytes,
+ * packets, routes and timer deadline. Every function runs with the socket
+ * lock held (owned or bh-locked), and none calls up: those that may end
+ * the connection return a verdict for connection management
+ * (mrc_cm_verdict()): 0, the positive errno the connection failed with,
+ * or MRC_GLUE_ABORT.
  */
 #ifndef _MRC_CONN_GLUE_H
 #define _MRC_CONN_GLUE_H
 
-#include "mrc_sock.h"
+#include "mrc_sk.h"
+
+/* Verdict: new data reached a socket nobody will read: reset the peer. */
+#define MRC_GLUE_ABORT	(-1)
 
 int mrc_glue_prepare(struct mrc_sock *msk);
 int mrc_glue_start(struct mrc_sock *msk);
 void mrc_glue_release(struct mrc_sock *msk);
-void mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
-		    const struct mrc_pkt *pkt);
-void mrc_glue_timer(struct mrc_sock *msk);
-void mrc_glue_push(struct mrc_sock *msk);
+int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
+		   const struct mrc_pkt *pkt);
+int mrc_glue_timer(struct mrc_sock *msk);
+int mrc_glue_push(struct mrc_sock *msk);
 bool mrc_glue_all_acked(struct mrc_sock *msk);
-int mrc_glue_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len);
-int mrc_glue_recvmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len,
-		     int flags);
 bool mrc_glue_readable(struct mrc_sock *msk);
 bool mrc_glue_writable(struct mrc_sock *msk);
+u64 mrc_glue_write_space(struct mrc_sock *msk, u32 *msgs);
+int mrc_glue_write(struct mrc_sock *msk, struct msghdr *msg, size_t n, bool seq);
+bool mrc_glue_msg_peek(struct mrc_sock *msk, struct mrc_conn_msg *m);
+bool mrc_glue_read_done(struct mrc_sock *msk, struct mrc_conn_msg *m,
+			u64 n);
 int mrc_glue_send_port_status(struct mrc_sock *msk);
 const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
 					  struct mrc_flow *fl);

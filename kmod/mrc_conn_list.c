@@ -15,7 +15,8 @@
 
 #include "mrc_conn_list.h"
 #include "mrc_conn_glue.h"
-#include "mrc_sock.h"
+#include "mrc_handshake.h"
+#include "mrc_sk.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
 #include "mrc_events.h"
@@ -149,28 +150,6 @@ static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
 	}
 	rcu_read_unlock();
 	return n;
-}
-
-/**
- * mrc_conn_event() - tell the events group that a connection was
- * established, closed or failed.
- * @msk: the socket.
- * @type: MRC_EVENT_CONN_ESTABLISHED, _CLOSED or _FAILED.
- * @err: positive errno for MRC_EVENT_CONN_FAILED, else 0.
- *
- * Context: any.
- */
-void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
-{
-	struct mrc_nl_conn ci = {
-		.id = msk->lqpn,
-		.laddr = msk->saddr,
-		.raddr = msk->daddr,
-		.lport = msk->sport,
-		.rport = msk->dport,
-	};
-
-	mrc_event_conn(sock_net(&msk->sk), type, &ci, err);
 }
 
 /**
@@ -347,7 +326,7 @@ static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
 	default:
 		return;
 	}
-	mrc_glue_push(msk);
+	mrc_cm_verdict(msk, mrc_glue_push(msk));
 }
 
 static int mrc_conn_cfg_event(struct notifier_block *nb, unsigned long event,

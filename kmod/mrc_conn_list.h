@@ -141,7 +141,6 @@ int mrc_conn_snapshot(struct net *net, u32 id,
 		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
 		      void *arg);
 
-void mrc_conn_event(struct mrc_sock *msk, enum mrc_event_type type, int err);
 int mrc_conn_list_net_init(struct net *net);
 void mrc_conn_list_net_exit(struct net *net);
 

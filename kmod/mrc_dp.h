@@ -103,10 +103,4 @@ static inline struct mrc_dp_net *mrc_dp_net(const struct net *net)
 #define MRC_EPHEMERAL_LO	32768
 #define MRC_EPHEMERAL_HI	60999
 
-void mrc_udp_net_init(struct mrc_dp_net *dn);
-void mrc_udp_net_exit(struct mrc_dp_net *dn);
-int mrc_udp_get(struct net *net, struct socket **sockp);
-void mrc_udp_reopen(struct net *net);
-void mrc_input(struct net *net, struct sk_buff *skb);
-
 #endif /* _MRC_DP_H */

@@ -26,9 +26,10 @@
 #include <net/ipv6.h>
 
 #include "mrc_conn_glue.h"
+#include "mrc_handshake.h"
 #include "mrc_endpoint.h"
 #include "mrc_output.h"
-#include "mrc_sock.h"
+#include "mrc_sk.h"
 #include "mrc_stats.h"
 
 /**
@@ -99,6 +100,8 @@ static bool mrc_ep_ports_one(struct mrc_sock *msk, u32 mask)
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
 		applied = mrc_glue_peer_ports(msk, mask);
+		if (applied)
+			mrc_cm_verdict(msk, mrc_glue_push(msk));
 	} else {
 		/* Applied by release_cb; the newest update wins. */
 		WRITE_ONCE(msk->peer_ports_pending, mask);

@@ -12,6 +12,7 @@
 #include "mrc_dp.h"
 #include "mrc_endpoint.h"
 #include "mrc_stats.h"
+#include "mrc_udp.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 

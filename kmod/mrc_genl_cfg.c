@@ -13,6 +13,7 @@
 
 #include "mrc_genl.h"
 #include "mrc_dp.h"
+#include "mrc_udp.h"
 
 /* ---- lookups (caller holds mrc_net::lock) ------------------------------ */
 

@@ -27,6 +27,7 @@
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_conn_list.h"
+#include "mrc_events.h"
 #include "mrc_output.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
@@ -111,6 +112,56 @@ static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
 	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
 }
 
+/* Tell the events group that a connection was established, closed or
+ * failed (@err: positive errno for MRC_EVENT_CONN_FAILED, else 0).
+ */
+static void mrc_cm_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
+{
+	struct mrc_nl_conn ci = {
+		.id = msk->lqpn,
+		.laddr = msk->saddr,
+		.raddr = msk->daddr,
+		.lport = msk->sport,
+		.rport = msk->dport,
+	};
+
+	mrc_event_conn(sock_net(&msk->sk), type, &ci, err);
+}
+
+/**
+ * mrc_cm_done() - the connection is over: unhash, stop the timer, wake
+ * everyone. Keeps the socket memory (the file may still refer to it).
+ * @msk: the socket (locked).
+ * @err: error for the application (positive errno), or 0.
+ */
+void mrc_cm_done(struct mrc_sock *msk, int err)
+{
+	struct sock *sk = &msk->sk;
+	int old = sk->sk_state;
+
+	if (old == MRC_ST_ESTABLISHED || old == MRC_ST_PEER_CLOSED ||
+	    old == MRC_ST_DREQ_SENT) {
+		if (err == ETIMEDOUT)
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_TIMEOUT);
+		else if (err == ECONNRESET)
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_RESET);
+		mrc_cm_event(msk, err ? MRC_EVENT_CONN_FAILED :
+				   MRC_EVENT_CONN_CLOSED, err);
+	}
+	if (err)
+		WRITE_ONCE(sk->sk_err, err);
+	mrc_set_state(sk, MRC_ST_CLOSED);
+	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
+	mrc_table_del_qpn(msk);
+	mrc_table_unbind(msk);
+	hrtimer_try_to_cancel(&msk->timer);
+	if (err)
+		sk_error_report(sk);
+	sk->sk_state_change(sk);
+	if (sock_flag(sk, SOCK_DEAD))
+		mrc_glue_release(msk);
+}
+
 static u64 mrc_cm_budget(const struct mrc_sock *msk)
 {
 	u64 b = msk->params ? mrc_policy_timeout_budget(&msk->params->policy) : 0;
@@ -153,7 +204,7 @@ int mrc_cm_connect(struct mrc_sock *msk, u64 now)
 /* Both directions closed: the connection is over. */
 static void mrc_cm_finish(struct mrc_sock *msk)
 {
-	mrc_sk_done(msk, 0);
+	mrc_cm_done(msk, 0);
 }
 
 static void mrc_cm_send_dreq(struct mrc_sock *msk, u64 now)
@@ -229,11 +280,11 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 			/* The peer never completed: forget the child. */
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
 			mrc_cm_child_unlink(msk);
-			mrc_sk_done(msk, ETIMEDOUT);
+			mrc_cm_done(msk, ETIMEDOUT);
 			sock_put(sk);	/* the listener list's reference */
 		} else if (st == MRC_ST_REQ_SENT) {
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-			mrc_sk_done(msk, ETIMEDOUT);
+			mrc_cm_done(msk, ETIMEDOUT);
 		} else {
 			mrc_cm_finish(msk);	/* the peer is gone */
 		}
@@ -261,7 +312,7 @@ void mrc_cm_close(struct mrc_sock *msk, u64 now)
 {
 	switch (msk->sk.sk_state) {
 	case MRC_ST_REQ_SENT:
-		mrc_sk_done(msk, 0);
+		mrc_cm_done(msk, 0);
 		break;
 	case MRC_ST_ESTABLISHED:
 	case MRC_ST_PEER_CLOSED:
@@ -289,7 +340,29 @@ void mrc_cm_abort(struct mrc_sock *msk)
 		mrc_cm_xmit(msk, &pkt);
 	}
 	if (st != MRC_ST_CLOSED)
-		mrc_sk_done(msk, 0);
+		mrc_cm_done(msk, 0);
+}
+
+/**
+ * mrc_cm_verdict() - act on what the engine's driver reported after it ran
+ * (mrc_glue_push(), mrc_glue_timer(), mrc_glue_input()): end the
+ * connection it failed, reset the peer of a socket nobody reads, or else
+ * go on with the disconnect (a CM_DREQ once all is acknowledged, its
+ * retransmission).
+ * @msk: the socket (locked).
+ * @verdict: 0, a positive errno, or MRC_GLUE_ABORT.
+ */
+void mrc_cm_verdict(struct mrc_sock *msk, int verdict)
+{
+	int st = msk->sk.sk_state;
+
+	if (verdict == MRC_GLUE_ABORT)
+		mrc_cm_abort(msk);
+	else if (verdict)
+		mrc_cm_done(msk, verdict);
+	else if (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
+		 st == MRC_ST_DREQ_SENT)
+		mrc_cm_timer(msk, ktime_get_ns());
 }
 
 /**
@@ -406,7 +479,7 @@ static bool mrc_cm_make_room(struct mrc_sock *l)
 	if (old->sk.sk_state == MRC_ST_REP_SENT && old->parent == l) {
 		MRC_INC_STATS(sock_net(&l->sk), MRC_MIB_HS_TIMEOUT);
 		mrc_cm_child_unlink(old);
-		mrc_sk_done(old, ETIMEDOUT);
+		mrc_cm_done(old, ETIMEDOUT);
 		sock_put(&old->sk);	/* the listener list's reference */
 	}
 	release_sock(&old->sk);
@@ -414,20 +487,58 @@ static bool mrc_cm_make_room(struct mrc_sock *l)
 	return true;
 }
 
-static void mrc_cm_create_child(struct mrc_sock *l, struct sk_buff *skb,
-				const struct mrc_pkt *req)
+/**
+ * mrc_cm_req_wants_child() - should this queued CM_REQ of a listener get
+ * a child socket? Answers it here when not: a reject when the listener
+ * closed or has no room, the CM_REP again for a duplicate.
+ * @l: the listener (not locked).
+ * @skb: the request, data at the MRC header.
+ * @req: set to the decoded request.
+ *
+ * Context: process (the listener's accept work).
+ * Return: true when the caller should allocate a child and pass it to
+ * mrc_cm_child_start().
+ */
+bool mrc_cm_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
+			    struct mrc_pkt *req)
 {
-	struct net *net = sock_net(&l->sk);
-	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-	struct mrc_sock *child;
-	u64 now = ktime_get_ns();
-	u8 rej = MRC_REJ_NO_RESOURCES;
-
-	if (!mrc_cm_make_room(l)) {
-		rej = MRC_REJ_BACKLOG_FULL;
-		goto reject;
+	if (mrc_pkt_decode(skb->data, skb->len, req) || req->type != MRC_PKT_CM)
+		return false;
+	lock_sock(&l->sk);
+	if (l->sk.sk_state != MRC_ST_LISTEN) {
+		release_sock(&l->sk);
+		mrc_cm_reply_stateless(sock_net(&l->sk), skb, req,
+				       MRC_OP_CM_REJ, MRC_REJ_NO_LISTENER);
+		return false;
 	}
-	child = mrc_sock_alloc_child(l);
+	release_sock(&l->sk);
+	if (mrc_cm_dup_req(l, &ipv6_hdr(skb)->saddr, req->u.cm.cookie))
+		return false;
+	if (!mrc_cm_make_room(l)) {
+		mrc_cm_reply_stateless(sock_net(&l->sk), skb, req,
+				       MRC_OP_CM_REJ, MRC_REJ_BACKLOG_FULL);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * mrc_cm_child_start() - the passive side of a handshake: a new child of
+ * @l answers the request with a CM_REP and waits half-open for the RTU.
+ * @l: the listener (not locked).
+ * @child: a socket from mrc_sock_alloc_child(), owned by this call; NULL
+ *	when none could be allocated (the request is then rejected).
+ * @skb: the request, data at the MRC header.
+ * @req: the decoded request (mrc_cm_req_wants_child()).
+ *
+ * Context: process.
+ */
+void mrc_cm_child_start(struct mrc_sock *l, struct mrc_sock *child,
+			struct sk_buff *skb, const struct mrc_pkt *req)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	u64 now = ktime_get_ns();
+
 	if (!child)
 		goto reject;
 	child->passive = true;
@@ -462,42 +573,8 @@ free_child:
 	mrc_table_del_qpn(child);
 	sk_free(&child->sk);
 reject:
-	mrc_cm_reply_stateless(net, skb, req, MRC_OP_CM_REJ, rej);
-}
-
-/**
- * mrc_cm_accept_work() - turn queued CM_REQs of a listener into children.
- * @work: the listener's accept_work.
- *
- * Context: process (a workqueue); holds a reference on the listener.
- */
-void mrc_cm_accept_work(struct work_struct *work)
-{
-	struct mrc_sock *l = container_of(work, struct mrc_sock, accept_work);
-	struct sk_buff *skb;
-
-	while ((skb = skb_dequeue(&l->req_q))) {
-		struct mrc_pkt req;
-
-		if (mrc_pkt_decode(skb->data, skb->len, &req) ||
-		    req.type != MRC_PKT_CM) {
-			kfree_skb(skb);
-			continue;
-		}
-		lock_sock(&l->sk);
-		if (l->sk.sk_state != MRC_ST_LISTEN) {
-			release_sock(&l->sk);
-			mrc_cm_reply_stateless(sock_net(&l->sk), skb, &req,
-					       MRC_OP_CM_REJ, MRC_REJ_NO_LISTENER);
-			kfree_skb(skb);
-			continue;
-		}
-		release_sock(&l->sk);
-		if (!mrc_cm_dup_req(l, &ipv6_hdr(skb)->saddr, req.u.cm.cookie))
-			mrc_cm_create_child(l, skb, &req);
-		kfree_skb(skb);
-	}
-	sock_put(&l->sk);
+	mrc_cm_reply_stateless(sock_net(&l->sk), skb, req, MRC_OP_CM_REJ,
+			       MRC_REJ_NO_RESOURCES);
 }
 
 /* A CM_REQ reached a listener (softirq). */
@@ -579,12 +656,12 @@ static bool mrc_cm_enter_established(struct mrc_sock *msk)
 
 	err = mrc_glue_start(msk);
 	if (err) {
-		mrc_sk_done(msk, -err);
+		mrc_cm_done(msk, -err);
 		return false;
 	}
 	mrc_set_state(sk, MRC_ST_ESTABLISHED);
 	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-	mrc_conn_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
+	mrc_cm_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 	return true;
 }
 
@@ -601,7 +678,7 @@ void mrc_cm_passive_complete(struct mrc_sock *msk)
 	if (!mrc_cm_enter_established(msk))
 		return;
 	mrc_cm_established(msk);
-	mrc_glue_push(msk);
+	mrc_cm_verdict(msk, mrc_glue_push(msk));
 }
 
 /**
@@ -639,7 +716,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 			return;
 		mrc_cm_send(msk, MRC_OP_CM_RTU);
 		sk->sk_state_change(sk);
-		mrc_glue_push(msk);
+		mrc_cm_verdict(msk, mrc_glue_push(msk));
 		break;
 	case MRC_OP_CM_RTU:
 		if (sk->sk_state != MRC_ST_REP_SENT || cm->src_qpn != msk->rqpn ||
@@ -659,7 +736,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		if (cm->rej_reason == MRC_REJ_BACKLOG_FULL &&
 		    now < msk->cm_deadline)
 			return;
-		mrc_sk_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
+		mrc_cm_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
 		break;
 	case MRC_OP_CM_DREQ:
 		if (cm->src_qpn != msk->rqpn || !msk->conn)
@@ -695,18 +772,22 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 /**
  * mrc_cm_input() - a packet on QPN 1 (softirq, no lock held).
  * @net: namespace.
- * @skb: the packet, data at the MRC header; consumed.
+ * @skb: the packet, data at the MRC header.
  * @pkt: its decoded headers.
+ *
+ * Return: the socket the packet is for (with a reference; the caller
+ * delivers @skb to it), or NULL when @skb was consumed here (a CM_REQ for
+ * a listener, or a packet for no connection).
  */
-void mrc_cm_input(struct net *net, struct sk_buff *skb,
-		  const struct mrc_pkt *pkt)
+struct mrc_sock *mrc_cm_input(struct net *net, struct sk_buff *skb,
+			      const struct mrc_pkt *pkt)
 {
 	struct mrc_sock *msk;
 	u32 qpn;
 
 	if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_REQ) {
 		mrc_cm_req_input(net, skb, pkt);
-		return;
+		return NULL;
 	}
 	qpn = pkt->type == MRC_PKT_RESET ? pkt->u.reset.dst_qpn : pkt->u.cm.dst_qpn;
 	msk = mrc_table_lookup_qpn(net, qpn);
@@ -716,9 +797,8 @@ void mrc_cm_input(struct net *net, struct sk_buff *skb,
 		if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_DREQ)
 			mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_DREP, 0);
 		kfree_skb(skb);
-		return;
 	}
-	mrc_input_deliver(msk, skb);
+	return msk;
 }
 
 /**
@@ -785,7 +865,7 @@ void mrc_cm_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset)
 	    msk->cookie == pkt.u.cm.cookie &&
 	    ipv6_addr_equal(&msk->daddr, &ip6h->daddr)) {
 		MRC_INC_STATS(net, MRC_MIB_HS_UNREACHABLE);
-		mrc_sk_done(msk, ECONNREFUSED);
+		mrc_cm_done(msk, ECONNREFUSED);
 	}
 	bh_unlock_sock(&msk->sk);
 	sock_put(&msk->sk);

@@ -17,7 +17,8 @@
 #include "mrc_endpoint.h"
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
-#include "mrc_sock.h"
+#include "mrc_input.h"
+#include "mrc_sk.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
 
@@ -41,45 +42,48 @@ static int mrc_input_decode(struct net *net, struct sk_buff *skb,
 	return err;
 }
 
+/* A decoded packet for a socket, with its lock held. */
+static void mrc_input_pkt(struct mrc_sock *msk, struct sk_buff *skb,
+			  const struct mrc_pkt *pkt)
+{
+	if (pkt->bth.dest_qpn == MRC_QPN_CM && pkt->type == MRC_PKT_CM) {
+		mrc_cm_input_locked(msk, pkt);
+		kfree_skb(skb);
+		return;
+	}
+	/* The passive side completes on the first data with the right key. */
+	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt->type == MRC_PKT_DATA &&
+	    pkt->u.data.r_key == msk->lparams.r_key)
+		mrc_cm_passive_complete(msk);
+	/* Data, control and RESET: the engine's. */
+	mrc_cm_verdict(msk, mrc_glue_input(msk, skb, pkt));
+}
+
 /**
- * mrc_input_locked() - a packet for a socket, with its lock held.
- * @msk: the socket (bh-locked and not owned, or processing its backlog).
+ * mrc_input_locked() - a packet from the socket's backlog: it waited
+ * undecoded (a struct mrc_pkt does not fit the skb's cb), so it is decoded
+ * again here, once more than a packet processed at once.
+ * @msk: the socket (processing its backlog).
  * @skb: the packet, data at the MRC header; consumed.
  */
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb)
 {
-	struct net *net = sock_net(&msk->sk);
 	struct mrc_pkt pkt;
 
-	if (mrc_input_decode(net, skb, &pkt))
-		goto drop;
-	if (pkt.bth.dest_qpn == MRC_QPN_CM &&
-	    (pkt.type == MRC_PKT_CM || pkt.type == MRC_PKT_RESET)) {
-		if (pkt.type == MRC_PKT_RESET) {
-			mrc_glue_input(msk, skb, &pkt);
-			return;
-		}
-		mrc_cm_input_locked(msk, &pkt);
-		goto drop;
+	if (mrc_input_decode(sock_net(&msk->sk), skb, &pkt)) {
+		kfree_skb(skb);
+		return;
 	}
-	/* The passive side completes on the first data with the right key. */
-	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt.type == MRC_PKT_DATA &&
-	    pkt.u.data.r_key == msk->lparams.r_key)
-		mrc_cm_passive_complete(msk);
-	mrc_glue_input(msk, skb, &pkt);
-	return;
-drop:
-	kfree_skb(skb);
+	mrc_input_pkt(msk, skb, &pkt);
 }
 
-/**
- * mrc_input_deliver() - hand a packet to the socket its QPN named
- * (softirq): only from the socket's peer; processed at once, or queued to
- * the backlog when a process owns the socket.
- * @msk: the socket, with a reference that this call drops.
- * @skb: the packet, data at the MRC header; consumed.
+/*
+ * Hand a decoded packet to the socket its QPN named (softirq): only from
+ * the socket's peer; processed at once, or queued to the backlog when a
+ * process owns the socket. Drops the caller's reference on @msk.
  */
-void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb)
+static void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb,
+			      const struct mrc_pkt *pkt)
 {
 	struct sock *sk = &msk->sk;
 	struct net *net = sock_net(sk);
@@ -91,7 +95,7 @@ void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb)
 	}
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
-		mrc_input_locked(msk, skb);
+		mrc_input_pkt(msk, skb, pkt);
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
 				  READ_ONCE(sk->sk_sndbuf))) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
@@ -126,7 +130,9 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		goto drop;
 
 	if (pkt.bth.dest_qpn == MRC_QPN_CM) {
-		mrc_cm_input(net, skb, &pkt);
+		msk = mrc_cm_input(net, skb, &pkt);
+		if (msk)
+			mrc_input_deliver(msk, skb, &pkt);
 		return;
 	}
 	if (pkt.bth.dest_qpn == MRC_QPN_ENDPOINT) {
@@ -142,7 +148,7 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		goto drop;
 	}
-	mrc_input_deliver(msk, skb);
+	mrc_input_deliver(msk, skb, &pkt);
 	return;
 drop:
 	kfree_skb(skb);

@@ -24,6 +24,7 @@
 #include "mrc_dp.h"
 #include "mrc_endpoint.h"
 #include "mrc_stats.h"
+#include "mrc_udp.h"
 
 unsigned int mrc_net_id __read_mostly;
 unsigned int mrc_dp_net_id __read_mostly;

@@ -7,7 +7,7 @@
 #include <net/sock.h>
 
 #include "mrc_output.h"
-#include "mrc_sock.h"
+#include "mrc_sk.h"
 
 /**
  * mrc_alloc_skb() - allocate a packet with room for every header.

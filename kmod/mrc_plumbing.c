@@ -22,6 +22,8 @@
 #include <net/sock.h>
 
 #include "mrc_sock.h"
+#include "mrc_sock_io.h"
+#include "mrc_sockopt.h"
 
 /* Address family number: AF_WANPIPE has no in-tree user on 6.1. */
 int mrc_af = MRC_AF_DEFAULT;

@@ -27,7 +27,12 @@
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_conn_list.h"
+#include "mrc_input.h"
 #include "mrc_sock.h"
+#include "mrc_sock_io.h"
+#include "mrc_sockopt.h"
+#include "mrc_tcp_listen.h"
+#include "mrc_udp.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
 
@@ -35,24 +40,6 @@
 static inline u64 mrc_now(void)
 {
 	return ktime_get_ns();
-}
-
-/**
- * mrc_timer_arm() - make the socket's timer fire at @when (ns, ktime), or
- * earlier if it is already due earlier.
- * @msk: the socket (locked).
- * @when: absolute time; 0 does nothing.
- */
-void mrc_timer_arm(struct mrc_sock *msk, u64 when)
-{
-	ktime_t t = ns_to_ktime(when);
-
-	if (!when || msk->sk.sk_state == MRC_ST_CLOSED)
-		return;
-	if (hrtimer_is_queued(&msk->timer) &&
-	    ktime_before(hrtimer_get_expires(&msk->timer), t))
-		return;
-	hrtimer_start(&msk->timer, t, HRTIMER_MODE_ABS_SOFT);
 }
 
 /* Everything the timer does, with the socket bh-locked and not owned. */
@@ -66,8 +53,8 @@ static void mrc_timer_work(struct mrc_sock *msk)
 	case MRC_ST_ESTABLISHED:
 	case MRC_ST_PEER_CLOSED:
 	case MRC_ST_DREQ_SENT:
-		mrc_glue_timer(msk);
-		mrc_cm_timer(msk, mrc_now());
+		/* The verdict runs the disconnect's timer too. */
+		mrc_cm_verdict(msk, mrc_glue_timer(msk));
 		break;
 	default:
 		break;
@@ -92,47 +79,17 @@ static enum hrtimer_restart mrc_timer_fn(struct hrtimer *t)
 static void mrc_release_cb(struct sock *sk)
 {
 	struct mrc_sock *msk = mrc_sk(sk);
+	bool push = false;
 
 	if (test_and_clear_bit(MRC_DEFER_TIMER, &msk->deferred))
 		mrc_timer_work(msk);
+
 	if (test_and_clear_bit(MRC_DEFER_PEER_PORTS, &msk->deferred))
-		mrc_glue_peer_ports(msk, READ_ONCE(msk->peer_ports_pending));
+		push = mrc_glue_peer_ports(msk, READ_ONCE(msk->peer_ports_pending));
 	if (test_and_clear_bit(MRC_DEFER_PUSH, &msk->deferred))
-		mrc_glue_push(msk);
-}
-
-/**
- * mrc_sk_done() - the connection is over: unhash, stop the timer, wake
- * everyone. Keeps the socket memory (the file may still refer to it).
- * @msk: the socket (locked).
- * @err: error for the application (positive errno), or 0.
- */
-void mrc_sk_done(struct mrc_sock *msk, int err)
-{
-	struct sock *sk = &msk->sk;
-	int old = sk->sk_state;
-
-	if (old == MRC_ST_ESTABLISHED || old == MRC_ST_PEER_CLOSED ||
-	    old == MRC_ST_DREQ_SENT) {
-		if (err == ETIMEDOUT)
-			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_TIMEOUT);
-		else if (err == ECONNRESET)
-			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_RESET);
-		mrc_conn_event(msk, err ? MRC_EVENT_CONN_FAILED :
-				   MRC_EVENT_CONN_CLOSED, err);
-	}
-	if (err)
-		WRITE_ONCE(sk->sk_err, err);
-	mrc_set_state(sk, MRC_ST_CLOSED);
-	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
-	mrc_table_del_qpn(msk);
-	mrc_table_unbind(msk);
-	hrtimer_try_to_cancel(&msk->timer);
-	if (err)
-		sk_error_report(sk);
-	sk->sk_state_change(sk);
-	if (sock_flag(sk, SOCK_DEAD))
-		mrc_glue_release(msk);
+		push = true;
+	if (push)
+		mrc_cm_verdict(msk, mrc_glue_push(msk));
 }
 
 static void mrc_sk_destruct(struct sock *sk)
@@ -589,47 +546,6 @@ static int mrc_shutdown(struct socket *sock, int how)
 	return err;
 }
 
-/*
- * Flags a TCP program may pass that change nothing for MRC: sendmmsg()
- * adds MSG_BATCH, sendfile() and splice() MSG_SENDPAGE_NOTLAST, and TCP
- * ignores MSG_CONFIRM and MSG_WAITALL on send. MSG_OOB (no urgent data)
- * and MSG_ZEROCOPY (no SO_ZEROCOPY) are refused: a program relying on them
- * must learn that it cannot.
- */
-#define MRC_SEND_FLAGS	(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR | MSG_MORE | \
-			 MSG_BATCH | MSG_SENDPAGE_NOTLAST | MSG_CONFIRM | \
-			 MSG_WAITALL | MSG_CMSG_COMPAT)
-
-static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
-{
-	struct mrc_sock *msk = mrc_sk(sock->sk);
-
-	if (msg->msg_flags & ~MRC_SEND_FLAGS)
-		return -EOPNOTSUPP;
-	if (msg->msg_name)
-		return msk->sk.sk_state == MRC_ST_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
-	return mrc_glue_sendmsg(msk, msg, len);
-}
-
-/* As for sending, plus MSG_CMSG_CLOEXEC and MSG_NOSIGNAL that some
- * programs pass to recv() out of habit; MSG_OOB is refused.
- */
-#define MRC_RECV_FLAGS	(MSG_DONTWAIT | MSG_WAITALL | MSG_PEEK | MSG_TRUNC | \
-			 MSG_CMSG_CLOEXEC | MSG_ERRQUEUE | MSG_NOSIGNAL | \
-			 MSG_CMSG_COMPAT)
-
-static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
-		       int flags)
-{
-	struct mrc_sock *msk = mrc_sk(sock->sk);
-
-	if (flags & ~MRC_RECV_FLAGS)
-		return -EOPNOTSUPP;
-	if (flags & MSG_ERRQUEUE)
-		return -EAGAIN;
-	return mrc_glue_recvmsg(msk, msg, len, flags);
-}
-
 /* Bytes received that the application will never read. */
 static bool mrc_unread(struct mrc_sock *msk)
 {
@@ -683,7 +599,7 @@ static int mrc_release(struct socket *sock)
 	 */
 	if (sk->sk_state == MRC_ST_CLOSED ||
 	    (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked))
-		mrc_sk_done(msk, 0);
+		mrc_cm_done(msk, 0);
 	release_sock(sk);
 
 	if (listener) {
@@ -784,6 +700,28 @@ static void mrc6_sk_init_inet(struct sock *sk)
 }
 
 /*
+ * A listener's CM_REQs become children in process context (their engine
+ * storage is allocated with GFP_KERNEL); connection management decides
+ * and answers, this work allocates. Holds a reference on the listener.
+ */
+static struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener);
+
+static void mrc_sock_accept_work(struct work_struct *work)
+{
+	struct mrc_sock *l = container_of(work, struct mrc_sock, accept_work);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&l->req_q))) {
+		struct mrc_pkt req;
+
+		if (mrc_cm_req_wants_child(l, skb, &req))
+			mrc_cm_child_start(l, mrc_sock_alloc_child(l), skb, &req);
+		kfree_skb(skb);
+	}
+	sock_put(&l->sk);
+}
+
+/*
  * MRC sockets get a lock class of their own: an AF_INET6 one would share
  * inet6's, and a listener with MRC_SO_ACCEPT_TCP takes its TCP listener's
  * lock inside its own (mrc_tcp_listen.c).
@@ -814,7 +752,7 @@ void mrc_sock_init(struct sock *sk)
 	spin_lock_init(&msk->child_lock);
 	skb_queue_head_init(&msk->req_q);
 	skb_queue_head_init(&msk->sndq);
-	INIT_WORK(&msk->accept_work, mrc_cm_accept_work);
+	INIT_WORK(&msk->accept_work, mrc_sock_accept_work);
 	hrtimer_init(&msk->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	msk->timer.function = mrc_timer_fn;
 	msk->ofo = RB_ROOT;
@@ -825,15 +763,12 @@ void mrc_sock_init(struct sock *sk)
 	atomic_inc(&mrc_net(sock_net(sk))->nr_socks);
 }
 
-/**
- * mrc_sock_alloc_child() - a socket for the passive side of a connection,
- * of the listener's family, protocol and options.
- * @listener: the listening socket.
- *
- * Context: process (GFP_KERNEL).
- * Return: the child (one reference, owned by the caller), or NULL.
+/*
+ * A socket for the passive side of a connection, of the listener's
+ * family, protocol and options: one reference, owned by the caller, or
+ * NULL. Process context (GFP_KERNEL).
  */
-struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener)
+static struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener)
 {
 	struct sock *lsk = &listener->sk;
 	struct sock *sk;

@@ -26,6 +26,8 @@
 #include "mrc_conn_glue.h"
 #include "mrc_handshake.h"
 #include "mrc_sock.h"
+#include "mrc_sockopt.h"
+#include "mrc_tcp_listen.h"
 
 /* TCP's own limits (include/net/tcp.h), which TCP programs expect. */
 #define MRC_TCP_MAX_KEEPIDLE	32767

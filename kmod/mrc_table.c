@@ -12,7 +12,7 @@
 #include <linux/random.h>
 #include <net/ipv6.h>
 
-#include "mrc_sock.h"
+#include "mrc_sk.h"
 #include "mrc_table.h"
 
 /**

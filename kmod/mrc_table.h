@@ -5,7 +5,7 @@
 #ifndef _MRC_TABLE_H
 #define _MRC_TABLE_H
 
-#include "mrc_sock.h"
+#include "mrc_sk.h"
 
 int mrc_table_add_qpn(struct mrc_sock *msk);
 void mrc_table_del_qpn(struct mrc_sock *msk);

@@ -24,8 +24,9 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 
-#include "mrc_sock.h"
+#include "mrc_sk.h"
 #include "mrc_stats.h"
+#include "mrc_tcp_listen.h"
 
 /*
  * The TCP listener queued a connection: the MRC listener is readable.

@@ -19,6 +19,8 @@
 
 #include "mrc_dp.h"
 #include "mrc_handshake.h"
+#include "mrc_input.h"
+#include "mrc_udp.h"
 
 /* UDP hands us the packet with the checksum verified, data at UDP. */
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
