@@ -686,7 +686,7 @@ bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
  * acknowledged bytes, re-arm the timer.
  * @msk: the socket (locked).
  *
- * Return: a verdict for connection management (mrc_cm_verdict()): 0, or
+ * Return: a verdict for connection management (mrc_hs_verdict()): 0, or
  * the positive errno that ended the connection.
  */
 int mrc_glue_push(struct mrc_sock *msk)
@@ -786,7 +786,7 @@ static void mrc_glue_ofo_insert(struct mrc_sock *msk, struct sk_buff *skb)
  * @skb: the packet, data at the MRC header; consumed.
  * @pkt: its decoded headers.
  *
- * Return: a verdict for connection management (mrc_cm_verdict()): 0, the
+ * Return: a verdict for connection management (mrc_hs_verdict()): 0, the
  * positive errno that ended the connection, or MRC_GLUE_ABORT when new
  * data reached a socket nobody will read.
  */

@@ -5,7 +5,7 @@
  * packets, routes and timer deadline. Every function runs with the socket
  * lock held (owned or bh-locked), and none calls up: those that may end
  * the connection return a verdict for connection management
- * (mrc_cm_verdict()): 0, the positive errno the connection failed with,
+ * (mrc_hs_verdict()): 0, the positive errno the connection failed with,
  * or MRC_GLUE_ABORT.
  */
 #ifndef _MRC_CONN_GLUE_H

@@ -3,9 +3,9 @@
  * MRC for Linux: connections as the control plane sees them (the API and
  * why it renders nothing: mrc_conn_list.h).
  *
- * CONN_GET (mrc_genl_conn.c) reads connections through mrc_conn_walk() and
- * mrc_conn_snapshot(); the configuration notifier (mrc_cfg.c) reaches live
- * connections through mrc_conn_cfg_event(). Both walk the namespace's QPN
+ * CONN_GET (mrc_genl_conn.c) reads connections through mrc_conn_list_walk() and
+ * mrc_conn_list_snapshot(); the configuration notifier (mrc_cfg.c) reaches live
+ * connections through mrc_conn_list_cfg_event(). Both walk the namespace's QPN
  * table, take a reference on each socket under RCU, then lock the socket
  * (process context) to read or change its engine: the engine is only ever
  * touched under the socket lock.
@@ -24,7 +24,7 @@
 /* Sockets collected from one hash bucket at a time. */
 #define MRC_LIST_BATCH	32
 
-static u8 mrc_conn_state_of(const struct mrc_sock *msk)
+static u8 mrc_conn_list_state_of(const struct mrc_sock *msk)
 {
 	switch (msk->sk.sk_state) {
 	case MRC_ST_LISTEN:
@@ -43,7 +43,7 @@ static u8 mrc_conn_state_of(const struct mrc_sock *msk)
 	}
 }
 
-static bool mrc_conn_match(const struct mrc_sock *msk,
+static bool mrc_conn_list_match(const struct mrc_sock *msk,
 			   const struct mrc_conn_filter *f)
 {
 	if (!f)
@@ -58,7 +58,7 @@ static bool mrc_conn_match(const struct mrc_sock *msk,
 		return false;
 	if (f->has_rport && msk->dport != f->rport)
 		return false;
-	if (f->has_state && mrc_conn_state_of(msk) != f->state)
+	if (f->has_state && mrc_conn_list_state_of(msk) != f->state)
 		return false;
 	return true;
 }
@@ -67,7 +67,7 @@ static bool mrc_conn_match(const struct mrc_sock *msk,
  * Describe one connection (socket locked). @paths receives up to @max
  * entries. Returns the number of paths described.
  */
-static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
+static u32 mrc_conn_list_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 			     struct mrc_nl_conn_path *paths, u32 max)
 {
 	struct mrc_conn_info info;
@@ -80,7 +80,7 @@ static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 	ci->lport = msk->sport;
 	ci->rport = msk->dport;
 	ci->type = msk->sk.sk_type;
-	ci->state = mrc_conn_state_of(msk);
+	ci->state = mrc_conn_list_state_of(msk);
 	ci->local_qpn = msk->lqpn;
 	ci->remote_qpn = msk->rqpn;
 	strscpy(ci->policy, msk->policy, sizeof(ci->policy));
@@ -131,7 +131,7 @@ static u32 mrc_conn_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
  * Take references on up to MRC_LIST_BATCH sockets of bucket @b, skipping
  * its first @skip entries (callers walk a long bucket batch by batch).
  */
-static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
+static int mrc_conn_list_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
 			    struct mrc_sock **out)
 {
 	struct mrc_sock *msk;
@@ -153,7 +153,7 @@ static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
 }
 
 /**
- * mrc_conn_walk() - visit the namespace's connections a filter matches.
+ * mrc_conn_list_walk() - visit the namespace's connections a filter matches.
  * @net: the namespace.
  * @f: which connections to visit; NULL visits all.
  * @pos: where to resume, updated: pos[0] is the QPN table bucket, pos[1]
@@ -172,7 +172,7 @@ static int mrc_conn_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
  * Return: 0 when the walk is complete, what @visit returned when it
  * stopped the walk, or -ENOMEM (@pos unchanged).
  */
-int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
+int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
 		  int (*visit)(const struct mrc_nl_conn *ci, void *arg),
 		  void *arg)
 {
@@ -189,7 +189,7 @@ int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
 		int i, n;
 
 		do {
-			n = mrc_conn_collect(dn, b, pos[1], batch);
+			n = mrc_conn_list_collect(dn, b, pos[1], batch);
 			for (i = 0; i < n; i++) {
 				struct mrc_sock *msk = batch[i];
 				struct mrc_nl_conn ci;
@@ -197,9 +197,9 @@ int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
 
 				if (!err) {
 					lock_sock(&msk->sk);
-					match = mrc_conn_match(msk, f);
+					match = mrc_conn_list_match(msk, f);
 					if (match)
-						mrc_conn_describe(msk, &ci, paths,
+						mrc_conn_list_describe(msk, &ci, paths,
 								  MRC_PATH_EV_INDEX_MASK);
 					release_sock(&msk->sk);
 					if (match)
@@ -220,7 +220,7 @@ int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
 }
 
 /**
- * mrc_conn_snapshot() - visit one connection, by id.
+ * mrc_conn_list_snapshot() - visit one connection, by id.
  * @net: the namespace.
  * @id: connection id (its local QPN).
  * @visit: called with the connection's description, taken under its
@@ -232,7 +232,7 @@ int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
  * Return: what @visit returned, -ENOENT when there is no such connection
  * (@visit is not called), or -ENOMEM.
  */
-int mrc_conn_snapshot(struct net *net, u32 id,
+int mrc_conn_list_snapshot(struct net *net, u32 id,
 		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
 		      void *arg)
 {
@@ -250,7 +250,7 @@ int mrc_conn_snapshot(struct net *net, u32 id,
 		return -ENOMEM;
 	}
 	lock_sock(&msk->sk);
-	mrc_conn_describe(msk, &ci, paths, MRC_PATH_EV_INDEX_MASK);
+	mrc_conn_list_describe(msk, &ci, paths, MRC_PATH_EV_INDEX_MASK);
 	release_sock(&msk->sk);
 	sock_put(&msk->sk);
 	err = visit(&ci, arg);
@@ -280,7 +280,7 @@ static bool mrc_told_first(struct mrc_told *t, const struct in6_addr *peer)
 }
 
 /* Apply one configuration change to one connection (socket locked). */
-static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
+static void mrc_conn_list_apply(struct mrc_sock *msk, unsigned long event,
 			   const struct mrc_cfg_notify *n, struct mrc_told *told)
 {
 	u64 now = ktime_get_ns();
@@ -326,10 +326,10 @@ static void mrc_conn_apply(struct mrc_sock *msk, unsigned long event,
 	default:
 		return;
 	}
-	mrc_cm_verdict(msk, mrc_glue_push(msk));
+	mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
-static int mrc_conn_cfg_event(struct notifier_block *nb, unsigned long event,
+static int mrc_conn_list_cfg_event(struct notifier_block *nb, unsigned long event,
 			      void *data)
 {
 	const struct mrc_cfg_notify *n = data;
@@ -346,10 +346,10 @@ static int mrc_conn_cfg_event(struct notifier_block *nb, unsigned long event,
 	for (b = 0; b < HASH_SIZE(dn->qpn_tbl); b++) {
 		skip = 0;
 		do {
-			cnt = mrc_conn_collect(dn, b, skip, batch);
+			cnt = mrc_conn_list_collect(dn, b, skip, batch);
 			for (i = 0; i < cnt; i++) {
 				lock_sock(&batch[i]->sk);
-				mrc_conn_apply(batch[i], event, n, &told);
+				mrc_conn_list_apply(batch[i], event, n, &told);
 				release_sock(&batch[i]->sk);
 				sock_put(&batch[i]->sk);
 			}
@@ -371,7 +371,7 @@ int mrc_conn_list_net_init(struct net *net)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(net);
 
-	dn->cfg_nb.notifier_call = mrc_conn_cfg_event;
+	dn->cfg_nb.notifier_call = mrc_conn_list_cfg_event;
 	return mrc_cfg_register_notifier(net, &dn->cfg_nb);
 }
 

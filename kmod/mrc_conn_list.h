@@ -24,7 +24,7 @@ struct net;
 struct mrc_sock;
 
 /**
- * struct mrc_conn_filter - which connections mrc_conn_walk() visits (a
+ * struct mrc_conn_filter - which connections mrc_conn_list_walk() visits (a
  * CONN_GET dump's filter).
  * @id: connection id, if @has_id.
  * @laddr: local address, if @has_laddr.
@@ -134,10 +134,10 @@ struct mrc_nl_conn {
 };
 
 /* Connections one at a time, in process context (they lock each socket). */
-int mrc_conn_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
+int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
 		  int (*visit)(const struct mrc_nl_conn *ci, void *arg),
 		  void *arg);
-int mrc_conn_snapshot(struct net *net, u32 id,
+int mrc_conn_list_snapshot(struct net *net, u32 id,
 		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
 		      void *arg);
 

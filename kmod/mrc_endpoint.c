@@ -101,7 +101,7 @@ static bool mrc_ep_ports_one(struct mrc_sock *msk, u32 mask)
 	if (!sock_owned_by_user(sk)) {
 		applied = mrc_glue_peer_ports(msk, mask);
 		if (applied)
-			mrc_cm_verdict(msk, mrc_glue_push(msk));
+			mrc_hs_verdict(msk, mrc_glue_push(msk));
 	} else {
 		/* Applied by release_cb; the newest update wins. */
 		WRITE_ONCE(msk->peer_ports_pending, mask);

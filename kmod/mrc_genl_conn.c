@@ -27,7 +27,7 @@ struct mrc_conn_msg {
 
 /*
  * Put one connection into a CONN_GET message (@arg: struct mrc_conn_msg);
- * the visitor of mrc_conn_walk() and mrc_conn_snapshot(). Returns 0, or
+ * the visitor of mrc_conn_list_walk() and mrc_conn_list_snapshot(). Returns 0, or
  * -EMSGSIZE when the message is full (nothing of the connection is left
  * in it).
  */
@@ -157,7 +157,7 @@ int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
 	m.skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!m.skb)
 		return -ENOMEM;
-	err = mrc_conn_snapshot(genl_info_net(info),
+	err = mrc_conn_list_snapshot(genl_info_net(info),
 				nla_get_u32(tb[MRC_CONN_A_ID]), mrc_conn_fill, &m);
 	if (err) {
 		/* the lookup's: mrc_conn_fill() fails with -EMSGSIZE only */
@@ -225,7 +225,7 @@ int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	 * A full message (-EMSGSIZE) is no error: cb->args is left at the
 	 * connection that did not fit, where the next call resumes.
 	 */
-	err = mrc_conn_walk(sock_net(skb->sk), &f, cb->args, mrc_conn_fill, &m);
+	err = mrc_conn_list_walk(sock_net(skb->sk), &f, cb->args, mrc_conn_fill, &m);
 	if (err && err != -EMSGSIZE)
 		return err;
 	return skb->len;

@@ -51,7 +51,7 @@ static u16 mrc_client_port(const struct mrc_sock *msk)
 /* Send a CM message or RESET of @msk: along one of its paths once it is
  * live (mrc_glue_cm_route()), else by the routing table with ev_cm.
  */
-static int mrc_cm_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
+static int mrc_hs_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 {
 	const struct mrc_route *rt;
 	struct mrc_flow fl;
@@ -63,7 +63,7 @@ static int mrc_cm_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 				msk->sk.sk_mark, msk->sk.sk_priority);
 }
 
-static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
+static int mrc_hs_send(struct mrc_sock *msk, u8 opcode)
 {
 	struct mrc_pkt pkt = {};
 
@@ -80,11 +80,11 @@ static int mrc_cm_send(struct mrc_sock *msk, u8 opcode)
 		pkt.u.cm.params = msk->lparams;
 	else if (opcode == MRC_OP_CM_RTU)
 		pkt.u.cm.params = msk->rparams;	/* the REP's, echoed */
-	return mrc_cm_xmit(msk, &pkt);
+	return mrc_hs_xmit(msk, &pkt);
 }
 
 /* A CM_REJ or DREP answering a packet we keep no state for. */
-static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
+static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 				   const struct mrc_pkt *req, u8 opcode,
 				   u8 reason)
 {
@@ -115,7 +115,7 @@ static void mrc_cm_reply_stateless(struct net *net, struct sk_buff *skb,
 /* Tell the events group that a connection was established, closed or
  * failed (@err: positive errno for MRC_EVENT_CONN_FAILED, else 0).
  */
-static void mrc_cm_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
+static void mrc_hs_event(struct mrc_sock *msk, enum mrc_event_type type, int err)
 {
 	struct mrc_nl_conn ci = {
 		.id = msk->lqpn,
@@ -129,12 +129,12 @@ static void mrc_cm_event(struct mrc_sock *msk, enum mrc_event_type type, int err
 }
 
 /**
- * mrc_cm_done() - the connection is over: unhash, stop the timer, wake
+ * mrc_hs_done() - the connection is over: unhash, stop the timer, wake
  * everyone. Keeps the socket memory (the file may still refer to it).
  * @msk: the socket (locked).
  * @err: error for the application (positive errno), or 0.
  */
-void mrc_cm_done(struct mrc_sock *msk, int err)
+void mrc_hs_done(struct mrc_sock *msk, int err)
 {
 	struct sock *sk = &msk->sk;
 	int old = sk->sk_state;
@@ -145,7 +145,7 @@ void mrc_cm_done(struct mrc_sock *msk, int err)
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_TIMEOUT);
 		else if (err == ECONNRESET)
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_CONN_RESET);
-		mrc_cm_event(msk, err ? MRC_EVENT_CONN_FAILED :
+		mrc_hs_event(msk, err ? MRC_EVENT_CONN_FAILED :
 				   MRC_EVENT_CONN_CLOSED, err);
 	}
 	if (err)
@@ -162,14 +162,14 @@ void mrc_cm_done(struct mrc_sock *msk, int err)
 		mrc_glue_release(msk);
 }
 
-static u64 mrc_cm_budget(const struct mrc_sock *msk)
+static u64 mrc_hs_budget(const struct mrc_sock *msk)
 {
 	u64 b = msk->params ? mrc_policy_timeout_budget(&msk->params->policy) : 0;
 
 	return b ? b : 5ULL * NSEC_PER_SEC;
 }
 
-static void mrc_cm_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
+static void mrc_hs_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
 {
 	msk->cm_tries = 0;
 	msk->cm_next = now + MRC_CM_RTO_INIT_NS;
@@ -178,13 +178,13 @@ static void mrc_cm_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
 }
 
 /**
- * mrc_cm_connect() - start the active side of the handshake.
+ * mrc_hs_connect() - start the active side of the handshake.
  * @msk: the socket (locked), bound, with addresses and engine prepared.
  * @now: current time (ns).
  *
  * Return: 0 or a negative errno.
  */
-int mrc_cm_connect(struct mrc_sock *msk, u64 now)
+int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 {
 	int err;
 
@@ -195,27 +195,27 @@ int mrc_cm_connect(struct mrc_sock *msk, u64 now)
 	msk->ev_cm = get_random_u16();
 	msk->rqpn = 0;
 	mrc_set_state(&msk->sk, MRC_ST_REQ_SENT);
-	mrc_cm_start_retx(msk, now, mrc_cm_budget(msk));
-	mrc_cm_send(msk, MRC_OP_CM_REQ);
+	mrc_hs_start_retx(msk, now, mrc_hs_budget(msk));
+	mrc_hs_send(msk, MRC_OP_CM_REQ);
 	MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_HS_REQ_SENT);
 	return 0;
 }
 
 /* Both directions closed: the connection is over. */
-static void mrc_cm_finish(struct mrc_sock *msk)
+static void mrc_hs_finish(struct mrc_sock *msk)
 {
-	mrc_cm_done(msk, 0);
+	mrc_hs_done(msk, 0);
 }
 
-static void mrc_cm_send_dreq(struct mrc_sock *msk, u64 now)
+static void mrc_hs_send_dreq(struct mrc_sock *msk, u64 now)
 {
 	mrc_set_state(&msk->sk, MRC_ST_DREQ_SENT);
-	mrc_cm_start_retx(msk, now, MRC_CM_FIN_WAIT_NS);
-	mrc_cm_send(msk, MRC_OP_CM_DREQ);
+	mrc_hs_start_retx(msk, now, MRC_CM_FIN_WAIT_NS);
+	mrc_hs_send(msk, MRC_OP_CM_DREQ);
 }
 
 /* Send our CM_DREQ once the application closed and all is acked. */
-static void mrc_cm_maybe_dreq(struct mrc_sock *msk, u64 now)
+static void mrc_hs_maybe_dreq(struct mrc_sock *msk, u64 now)
 {
 	int st = msk->sk.sk_state;
 
@@ -225,10 +225,10 @@ static void mrc_cm_maybe_dreq(struct mrc_sock *msk, u64 now)
 		return;
 	if (!mrc_glue_all_acked(msk))
 		return;
-	mrc_cm_send_dreq(msk, now);
+	mrc_hs_send_dreq(msk, now);
 }
 
-static void mrc_cm_child_unlink(struct mrc_sock *child)
+static void mrc_hs_child_unlink(struct mrc_sock *child)
 {
 	struct mrc_sock *parent = child->parent;
 
@@ -248,11 +248,11 @@ static void mrc_cm_child_unlink(struct mrc_sock *child)
 }
 
 /**
- * mrc_cm_timer() - handshake and disconnect retransmissions and limits.
+ * mrc_hs_timer() - handshake and disconnect retransmissions and limits.
  * @msk: the socket (bh-locked or owned).
  * @now: current time (ns).
  */
-void mrc_cm_timer(struct mrc_sock *msk, u64 now)
+void mrc_hs_timer(struct mrc_sock *msk, u64 now)
 {
 	struct sock *sk = &msk->sk;
 	int st = sk->sk_state;
@@ -271,7 +271,7 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 		op = MRC_OP_CM_DREQ;
 		break;
 	default:
-		mrc_cm_maybe_dreq(msk, now);
+		mrc_hs_maybe_dreq(msk, now);
 		return;
 	}
 
@@ -279,14 +279,14 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 		if (st == MRC_ST_REP_SENT) {
 			/* The peer never completed: forget the child. */
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-			mrc_cm_child_unlink(msk);
-			mrc_cm_done(msk, ETIMEDOUT);
+			mrc_hs_child_unlink(msk);
+			mrc_hs_done(msk, ETIMEDOUT);
 			sock_put(sk);	/* the listener list's reference */
 		} else if (st == MRC_ST_REQ_SENT) {
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-			mrc_cm_done(msk, ETIMEDOUT);
+			mrc_hs_done(msk, ETIMEDOUT);
 		} else {
-			mrc_cm_finish(msk);	/* the peer is gone */
+			mrc_hs_finish(msk);	/* the peer is gone */
 		}
 		return;
 	}
@@ -298,26 +298,26 @@ void mrc_cm_timer(struct mrc_sock *msk, u64 now)
 		msk->cm_next = now + rto;
 		/* Another EV: another way through the fabric than the lost try. */
 		msk->ev_cm = get_random_u16();
-		mrc_cm_send(msk, op);
+		mrc_hs_send(msk, op);
 	}
 	mrc_timer_arm(msk, min(msk->cm_next, msk->cm_deadline));
 }
 
 /**
- * mrc_cm_close() - the application is done sending (close or SHUT_WR).
+ * mrc_hs_close() - the application is done sending (close or SHUT_WR).
  * @msk: the socket (locked).
  * @now: current time (ns).
  */
-void mrc_cm_close(struct mrc_sock *msk, u64 now)
+void mrc_hs_close(struct mrc_sock *msk, u64 now)
 {
 	switch (msk->sk.sk_state) {
 	case MRC_ST_REQ_SENT:
-		mrc_cm_done(msk, 0);
+		mrc_hs_done(msk, 0);
 		break;
 	case MRC_ST_ESTABLISHED:
 	case MRC_ST_PEER_CLOSED:
 		msk->close_wanted = true;
-		mrc_cm_maybe_dreq(msk, now);
+		mrc_hs_maybe_dreq(msk, now);
 		break;
 	default:
 		break;
@@ -325,10 +325,10 @@ void mrc_cm_close(struct mrc_sock *msk, u64 now)
 }
 
 /**
- * mrc_cm_abort() - abortive close (SO_LINGER 0): RESET the peer.
+ * mrc_hs_abort() - abortive close (SO_LINGER 0): RESET the peer.
  * @msk: the socket (locked).
  */
-void mrc_cm_abort(struct mrc_sock *msk)
+void mrc_hs_abort(struct mrc_sock *msk)
 {
 	int st = msk->sk.sk_state;
 
@@ -337,14 +337,14 @@ void mrc_cm_abort(struct mrc_sock *msk)
 		struct mrc_pkt pkt = {};
 
 		mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, &pkt);
-		mrc_cm_xmit(msk, &pkt);
+		mrc_hs_xmit(msk, &pkt);
 	}
 	if (st != MRC_ST_CLOSED)
-		mrc_cm_done(msk, 0);
+		mrc_hs_done(msk, 0);
 }
 
 /**
- * mrc_cm_verdict() - act on what the engine's driver reported after it ran
+ * mrc_hs_verdict() - act on what the engine's driver reported after it ran
  * (mrc_glue_push(), mrc_glue_timer(), mrc_glue_input()): end the
  * connection it failed, reset the peer of a socket nobody reads, or else
  * go on with the disconnect (a CM_DREQ once all is acknowledged, its
@@ -352,24 +352,24 @@ void mrc_cm_abort(struct mrc_sock *msk)
  * @msk: the socket (locked).
  * @verdict: 0, a positive errno, or MRC_GLUE_ABORT.
  */
-void mrc_cm_verdict(struct mrc_sock *msk, int verdict)
+void mrc_hs_verdict(struct mrc_sock *msk, int verdict)
 {
 	int st = msk->sk.sk_state;
 
 	if (verdict == MRC_GLUE_ABORT)
-		mrc_cm_abort(msk);
+		mrc_hs_abort(msk);
 	else if (verdict)
-		mrc_cm_done(msk, verdict);
+		mrc_hs_done(msk, verdict);
 	else if (st == MRC_ST_ESTABLISHED || st == MRC_ST_PEER_CLOSED ||
 		 st == MRC_ST_DREQ_SENT)
-		mrc_cm_timer(msk, ktime_get_ns());
+		mrc_hs_timer(msk, ktime_get_ns());
 }
 
 /**
- * mrc_cm_listener_stop() - a listener stops taking connections.
+ * mrc_hs_listener_stop() - a listener stops taking connections.
  * @msk: the listener (locked).
  */
-void mrc_cm_listener_stop(struct mrc_sock *msk)
+void mrc_hs_listener_stop(struct mrc_sock *msk)
 {
 	mrc_set_state(&msk->sk, MRC_ST_CLOSED);
 	mrc_table_unbind(msk);
@@ -377,13 +377,13 @@ void mrc_cm_listener_stop(struct mrc_sock *msk)
 }
 
 /**
- * mrc_cm_listener_flush() - abort every connection a closed listener
+ * mrc_hs_listener_flush() - abort every connection a closed listener
  * still holds (half-open and not yet accepted).
  * @msk: the listener, not locked, no longer in the port table.
  *
  * Context: process.
  */
-void mrc_cm_listener_flush(struct mrc_sock *msk)
+void mrc_hs_listener_flush(struct mrc_sock *msk)
 {
 	struct mrc_sock *child, *tmp;
 	LIST_HEAD(victims);
@@ -405,7 +405,7 @@ void mrc_cm_listener_flush(struct mrc_sock *msk)
 		list_del_init(&child->child_node);
 		lock_sock(csk);
 		sock_set_flag(csk, SOCK_DEAD);
-		mrc_cm_abort(child);
+		mrc_hs_abort(child);
 		if (child->parent) {
 			child->parent = NULL;
 			sock_put(&msk->sk);
@@ -416,7 +416,7 @@ void mrc_cm_listener_flush(struct mrc_sock *msk)
 }
 
 /* The child of @list made by the request (@saddr, @cookie), or NULL. */
-static struct mrc_sock *mrc_cm_find_child(struct list_head *list,
+static struct mrc_sock *mrc_hs_find_child(struct list_head *list,
 					  const struct in6_addr *saddr,
 					  u64 cookie)
 {
@@ -429,14 +429,14 @@ static struct mrc_sock *mrc_cm_find_child(struct list_head *list,
 }
 
 /* A duplicate CM_REQ: answer again from the child it created, if any. */
-static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
+static bool mrc_hs_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
 			   u64 cookie)
 {
 	struct mrc_sock *found;
 
 	spin_lock_bh(&l->child_lock);
-	found = mrc_cm_find_child(&l->half_open, saddr, cookie) ?:
-		mrc_cm_find_child(&l->accept_q, saddr, cookie);
+	found = mrc_hs_find_child(&l->half_open, saddr, cookie) ?:
+		mrc_hs_find_child(&l->accept_q, saddr, cookie);
 	if (found)
 		sock_hold(&found->sk);
 	spin_unlock_bh(&l->child_lock);
@@ -444,7 +444,7 @@ static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
 		return false;
 	lock_sock(&found->sk);
 	if (found->sk.sk_state == MRC_ST_REP_SENT)
-		mrc_cm_send(found, MRC_OP_CM_REP);
+		mrc_hs_send(found, MRC_OP_CM_REP);
 	release_sock(&found->sk);
 	sock_put(&found->sk);
 	return true;
@@ -457,7 +457,7 @@ static bool mrc_cm_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
  * never complete, e.g. from spoofed sources, cannot lock real clients out:
  * they complete while the flood cycles through the backlog.
  */
-static bool mrc_cm_make_room(struct mrc_sock *l)
+static bool mrc_hs_make_room(struct mrc_sock *l)
 {
 	struct mrc_sock *old;
 
@@ -478,8 +478,8 @@ static bool mrc_cm_make_room(struct mrc_sock *l)
 	lock_sock(&old->sk);
 	if (old->sk.sk_state == MRC_ST_REP_SENT && old->parent == l) {
 		MRC_INC_STATS(sock_net(&l->sk), MRC_MIB_HS_TIMEOUT);
-		mrc_cm_child_unlink(old);
-		mrc_cm_done(old, ETIMEDOUT);
+		mrc_hs_child_unlink(old);
+		mrc_hs_done(old, ETIMEDOUT);
 		sock_put(&old->sk);	/* the listener list's reference */
 	}
 	release_sock(&old->sk);
@@ -488,7 +488,7 @@ static bool mrc_cm_make_room(struct mrc_sock *l)
 }
 
 /**
- * mrc_cm_req_wants_child() - should this queued CM_REQ of a listener get
+ * mrc_hs_req_wants_child() - should this queued CM_REQ of a listener get
  * a child socket? Answers it here when not: a reject when the listener
  * closed or has no room, the CM_REP again for a duplicate.
  * @l: the listener (not locked).
@@ -497,9 +497,9 @@ static bool mrc_cm_make_room(struct mrc_sock *l)
  *
  * Context: process (the listener's accept work).
  * Return: true when the caller should allocate a child and pass it to
- * mrc_cm_child_start().
+ * mrc_hs_child_start().
  */
-bool mrc_cm_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
+bool mrc_hs_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
 			    struct mrc_pkt *req)
 {
 	if (mrc_pkt_decode(skb->data, skb->len, req) || req->type != MRC_PKT_CM)
@@ -507,15 +507,15 @@ bool mrc_cm_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
 	lock_sock(&l->sk);
 	if (l->sk.sk_state != MRC_ST_LISTEN) {
 		release_sock(&l->sk);
-		mrc_cm_reply_stateless(sock_net(&l->sk), skb, req,
+		mrc_hs_reply_stateless(sock_net(&l->sk), skb, req,
 				       MRC_OP_CM_REJ, MRC_REJ_NO_LISTENER);
 		return false;
 	}
 	release_sock(&l->sk);
-	if (mrc_cm_dup_req(l, &ipv6_hdr(skb)->saddr, req->u.cm.cookie))
+	if (mrc_hs_dup_req(l, &ipv6_hdr(skb)->saddr, req->u.cm.cookie))
 		return false;
-	if (!mrc_cm_make_room(l)) {
-		mrc_cm_reply_stateless(sock_net(&l->sk), skb, req,
+	if (!mrc_hs_make_room(l)) {
+		mrc_hs_reply_stateless(sock_net(&l->sk), skb, req,
 				       MRC_OP_CM_REJ, MRC_REJ_BACKLOG_FULL);
 		return false;
 	}
@@ -523,17 +523,17 @@ bool mrc_cm_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
 }
 
 /**
- * mrc_cm_child_start() - the passive side of a handshake: a new child of
+ * mrc_hs_child_start() - the passive side of a handshake: a new child of
  * @l answers the request with a CM_REP and waits half-open for the RTU.
  * @l: the listener (not locked).
  * @child: a socket from mrc_sock_alloc_child(), owned by this call; NULL
  *	when none could be allocated (the request is then rejected).
  * @skb: the request, data at the MRC header.
- * @req: the decoded request (mrc_cm_req_wants_child()).
+ * @req: the decoded request (mrc_hs_req_wants_child()).
  *
  * Context: process.
  */
-void mrc_cm_child_start(struct mrc_sock *l, struct mrc_sock *child,
+void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 			struct sk_buff *skb, const struct mrc_pkt *req)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
@@ -564,8 +564,8 @@ void mrc_cm_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	list_add_tail(&child->child_node, &l->half_open);
 	l->nr_half_open++;
 	spin_unlock_bh(&l->child_lock);
-	mrc_cm_start_retx(child, now, MRC_CM_HALF_OPEN_NS);
-	mrc_cm_send(child, MRC_OP_CM_REP);
+	mrc_hs_start_retx(child, now, MRC_CM_HALF_OPEN_NS);
+	mrc_hs_send(child, MRC_OP_CM_REP);
 	release_sock(&child->sk);
 	return;
 
@@ -573,12 +573,12 @@ free_child:
 	mrc_table_del_qpn(child);
 	sk_free(&child->sk);
 reject:
-	mrc_cm_reply_stateless(sock_net(&l->sk), skb, req, MRC_OP_CM_REJ,
+	mrc_hs_reply_stateless(sock_net(&l->sk), skb, req, MRC_OP_CM_REJ,
 			       MRC_REJ_NO_RESOURCES);
 }
 
 /* A CM_REQ reached a listener (softirq). */
-static void mrc_cm_req_input(struct net *net, struct sk_buff *skb,
+static void mrc_hs_req_input(struct net *net, struct sk_buff *skb,
 			     const struct mrc_pkt *pkt)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
@@ -590,24 +590,24 @@ static void mrc_cm_req_input(struct net *net, struct sk_buff *skb,
 	MRC_INC_STATS(net, MRC_MIB_HS_REQ_RECV);
 	l = mrc_table_lookup_listener(net, pkt->u.cm.port, &ip6h->daddr);
 	if (!l) {
-		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_NO_LISTENER);
 		goto drop;
 	}
 	if (mrc_cm_params_check(&pkt->u.cm.params)) {
-		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_BAD_PARAMS);
 		goto put;
 	}
 	if (l->sk.sk_type != want) {
-		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_SOCK_TYPE);
 		goto put;
 	}
-	/* Half-open children make room (mrc_cm_make_room()). */
+	/* Half-open children make room (mrc_hs_make_room()). */
 	pending = skb_queue_len(&l->req_q) + READ_ONCE(l->sk.sk_ack_backlog);
 	if (pending >= READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
-		mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
+		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_BACKLOG_FULL);
 		goto put;
 	}
@@ -624,11 +624,11 @@ drop:
 }
 
 /**
- * mrc_cm_established() - the passive side is connected: hand the child
+ * mrc_hs_established() - the passive side is connected: hand the child
  * to its listener's accept queue.
  * @msk: the child (locked), state already ESTABLISHED.
  */
-void mrc_cm_established(struct mrc_sock *msk)
+void mrc_hs_established(struct mrc_sock *msk)
 {
 	struct mrc_sock *l = msk->parent;
 
@@ -649,44 +649,44 @@ void mrc_cm_established(struct mrc_sock *msk)
  * Return: false if the engine refused the peer's parameters (the socket is
  * then done).
  */
-static bool mrc_cm_enter_established(struct mrc_sock *msk)
+static bool mrc_hs_enter_established(struct mrc_sock *msk)
 {
 	struct sock *sk = &msk->sk;
 	int err;
 
 	err = mrc_glue_start(msk);
 	if (err) {
-		mrc_cm_done(msk, -err);
+		mrc_hs_done(msk, -err);
 		return false;
 	}
 	mrc_set_state(sk, MRC_ST_ESTABLISHED);
 	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-	mrc_cm_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
+	mrc_hs_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 	return true;
 }
 
 /**
- * mrc_cm_passive_complete() - the accepted side's handshake is done: start
+ * mrc_hs_passive_complete() - the accepted side's handshake is done: start
  * the engine and queue the connection for accept().
  * @msk: the child (bh-locked or owned by us), in MRC_ST_REP_SENT.
  *
  * Called for a valid CM_RTU, and for the first data packet carrying our
  * R_Key when the RTU was lost (it proves the peer got our CM_REP).
  */
-void mrc_cm_passive_complete(struct mrc_sock *msk)
+void mrc_hs_passive_complete(struct mrc_sock *msk)
 {
-	if (!mrc_cm_enter_established(msk))
+	if (!mrc_hs_enter_established(msk))
 		return;
-	mrc_cm_established(msk);
-	mrc_cm_verdict(msk, mrc_glue_push(msk));
+	mrc_hs_established(msk);
+	mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
 /**
- * mrc_cm_input_locked() - a CM message or RESET for a known socket.
+ * mrc_hs_input_locked() - a CM message or RESET for a known socket.
  * @msk: the socket it names (bh-locked or owned by us).
  * @pkt: the decoded packet.
  */
-void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
+void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 {
 	struct sock *sk = &msk->sk;
 	const struct mrc_cm *cm = &pkt->u.cm;
@@ -707,23 +707,23 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 			if (cm->src_qpn == msk->rqpn &&
 			    (sk->sk_state == MRC_ST_ESTABLISHED ||
 			     sk->sk_state == MRC_ST_PEER_CLOSED))
-				mrc_cm_send(msk, MRC_OP_CM_RTU);
+				mrc_hs_send(msk, MRC_OP_CM_RTU);
 			return;
 		}
 		msk->rqpn = cm->src_qpn;
 		msk->rparams = cm->params;
-		if (!mrc_cm_enter_established(msk))
+		if (!mrc_hs_enter_established(msk))
 			return;
-		mrc_cm_send(msk, MRC_OP_CM_RTU);
+		mrc_hs_send(msk, MRC_OP_CM_RTU);
 		sk->sk_state_change(sk);
-		mrc_cm_verdict(msk, mrc_glue_push(msk));
+		mrc_hs_verdict(msk, mrc_glue_push(msk));
 		break;
 	case MRC_OP_CM_RTU:
 		if (sk->sk_state != MRC_ST_REP_SENT || cm->src_qpn != msk->rqpn ||
 		    cm->params.r_key != msk->lparams.r_key ||
 		    cm->params.init_psn != msk->lparams.init_psn)
 			return;
-		mrc_cm_passive_complete(msk);
+		mrc_hs_passive_complete(msk);
 		break;
 	case MRC_OP_CM_REJ:
 		if (sk->sk_state != MRC_ST_REQ_SENT)
@@ -736,12 +736,12 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		if (cm->rej_reason == MRC_REJ_BACKLOG_FULL &&
 		    now < msk->cm_deadline)
 			return;
-		mrc_cm_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
+		mrc_hs_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
 		break;
 	case MRC_OP_CM_DREQ:
 		if (cm->src_qpn != msk->rqpn || !msk->conn)
 			return;
-		mrc_cm_send(msk, MRC_OP_CM_DREP);
+		mrc_hs_send(msk, MRC_OP_CM_DREP);
 		if (msk->peer_fin)
 			return;
 		msk->peer_fin = true;
@@ -749,7 +749,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		if (sk->sk_state == MRC_ST_ESTABLISHED)
 			mrc_set_state(sk, MRC_ST_PEER_CLOSED);
 		else if (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked)
-			mrc_cm_finish(msk);
+			mrc_hs_finish(msk);
 		sk->sk_state_change(sk);
 		sk->sk_data_ready(sk);
 		break;
@@ -759,7 +759,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		msk->fin_acked = true;
 		/* An orphan has nobody to read what the peer may still send. */
 		if (msk->peer_fin || sock_flag(sk, SOCK_DEAD))
-			mrc_cm_finish(msk);
+			mrc_hs_finish(msk);
 		else
 			sk->sk_state_change(sk);
 		break;
@@ -770,7 +770,7 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 }
 
 /**
- * mrc_cm_input() - a packet on QPN 1 (softirq, no lock held).
+ * mrc_hs_input() - a packet on QPN 1 (softirq, no lock held).
  * @net: namespace.
  * @skb: the packet, data at the MRC header.
  * @pkt: its decoded headers.
@@ -779,14 +779,14 @@ void mrc_cm_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
  * delivers @skb to it), or NULL when @skb was consumed here (a CM_REQ for
  * a listener, or a packet for no connection).
  */
-struct mrc_sock *mrc_cm_input(struct net *net, struct sk_buff *skb,
+struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 			      const struct mrc_pkt *pkt)
 {
 	struct mrc_sock *msk;
 	u32 qpn;
 
 	if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_REQ) {
-		mrc_cm_req_input(net, skb, pkt);
+		mrc_hs_req_input(net, skb, pkt);
 		return NULL;
 	}
 	qpn = pkt->type == MRC_PKT_RESET ? pkt->u.reset.dst_qpn : pkt->u.cm.dst_qpn;
@@ -795,29 +795,14 @@ struct mrc_sock *mrc_cm_input(struct net *net, struct sk_buff *skb,
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		/* A DREQ for a connection we already forgot: answer it. */
 		if (pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_DREQ)
-			mrc_cm_reply_stateless(net, skb, pkt, MRC_OP_CM_DREP, 0);
+			mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_DREP, 0);
 		kfree_skb(skb);
 	}
 	return msk;
 }
 
 /**
- * mrc_cm_policy_exists() - is there a failure policy of that name?
- * @net: namespace.
- * @name: the name.
- *
- * Return: true if the namespace has the policy.
- */
-bool mrc_cm_policy_exists(struct net *net, const char *name)
-{
-	char found[MRC_POLICY_NAME_LEN + 1];
-	struct mrc_policy pol;
-
-	return !mrc_cfg_policy_get(net, name, &pol, found);
-}
-
-/**
- * mrc_cm_icmp() - an ICMPv6 error about a packet we sent. A port
+ * mrc_hs_icmp() - an ICMPv6 error about a packet we sent. A port
  * unreachable that quotes one of our pending CM_REQs says the peer host
  * runs no MRC at all: connect() fails with ECONNREFUSED at once, as TCP's
  * does on a port unreachable for its SYN, instead of retrying for the
@@ -829,7 +814,7 @@ bool mrc_cm_policy_exists(struct net *net, const char *name)
  *
  * Context: softirq.
  */
-void mrc_cm_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset)
+void mrc_hs_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset)
 {
 	const struct ipv6hdr *ip6h = (const struct ipv6hdr *)skb->data;
 	const struct icmp6hdr *ih = icmp6_hdr(skb);
@@ -865,7 +850,7 @@ void mrc_cm_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset)
 	    msk->cookie == pkt.u.cm.cookie &&
 	    ipv6_addr_equal(&msk->daddr, &ip6h->daddr)) {
 		MRC_INC_STATS(net, MRC_MIB_HS_UNREACHABLE);
-		mrc_cm_done(msk, ECONNREFUSED);
+		mrc_hs_done(msk, ECONNREFUSED);
 	}
 	bh_unlock_sock(&msk->sk);
 	sock_put(&msk->sk);

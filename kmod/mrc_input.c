@@ -47,16 +47,16 @@ static void mrc_input_pkt(struct mrc_sock *msk, struct sk_buff *skb,
 			  const struct mrc_pkt *pkt)
 {
 	if (pkt->bth.dest_qpn == MRC_QPN_CM && pkt->type == MRC_PKT_CM) {
-		mrc_cm_input_locked(msk, pkt);
+		mrc_hs_input_locked(msk, pkt);
 		kfree_skb(skb);
 		return;
 	}
 	/* The passive side completes on the first data with the right key. */
 	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt->type == MRC_PKT_DATA &&
 	    pkt->u.data.r_key == msk->lparams.r_key)
-		mrc_cm_passive_complete(msk);
+		mrc_hs_passive_complete(msk);
 	/* Data, control and RESET: the engine's. */
-	mrc_cm_verdict(msk, mrc_glue_input(msk, skb, pkt));
+	mrc_hs_verdict(msk, mrc_glue_input(msk, skb, pkt));
 }
 
 /**
@@ -130,7 +130,7 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		goto drop;
 
 	if (pkt.bth.dest_qpn == MRC_QPN_CM) {
-		msk = mrc_cm_input(net, skb, &pkt);
+		msk = mrc_hs_input(net, skb, &pkt);
 		if (msk)
 			mrc_input_deliver(msk, skb, &pkt);
 		return;

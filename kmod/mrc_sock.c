@@ -7,9 +7,12 @@
  * sockaddr_in6 (the same layout); only the family number and how strictly
  * an address is checked differ (mrc_sock_addr()). This file owns the
  * socket's life: bind, listen, connect, accept, shutdown, close, poll.
- * Family registration is in mrc_plumbing.c, options in mrc_sockopt.c, the
- * handshake in mrc_handshake.c, the data transfer in mrc_conn_glue.c,
- * packet input in mrc_input.c.
+ * Family registration is in mrc_plumbing.c, options in mrc_sockopt.c,
+ * sendmsg and recvmsg in mrc_sock_io.c; below this layer, the handshake
+ * and the end of a connection in mrc_handshake.c, the engine's driver in
+ * mrc_conn_glue.c, packet input in mrc_input.c. This file also owns the
+ * socket's timer, its deferred work (release_cb) and a listener's accept
+ * work: they call down into those layers.
  *
  * Contexts: the socket lock is taken with lock_sock() in process context;
  * softirq input and the timer take bh_lock_sock() and, when a process owns
@@ -48,13 +51,13 @@ static void mrc_timer_work(struct mrc_sock *msk)
 	switch (msk->sk.sk_state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REP_SENT:
-		mrc_cm_timer(msk, mrc_now());
+		mrc_hs_timer(msk, mrc_now());
 		break;
 	case MRC_ST_ESTABLISHED:
 	case MRC_ST_PEER_CLOSED:
 	case MRC_ST_DREQ_SENT:
 		/* The verdict runs the disconnect's timer too. */
-		mrc_cm_verdict(msk, mrc_glue_timer(msk));
+		mrc_hs_verdict(msk, mrc_glue_timer(msk));
 		break;
 	default:
 		break;
@@ -89,7 +92,7 @@ static void mrc_release_cb(struct sock *sk)
 	if (test_and_clear_bit(MRC_DEFER_PUSH, &msk->deferred))
 		push = true;
 	if (push)
-		mrc_cm_verdict(msk, mrc_glue_push(msk));
+		mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
 static void mrc_sk_destruct(struct sock *sk)
@@ -243,7 +246,7 @@ static int mrc_listen(struct socket *sock, int backlog)
 		if (err) {
 			/*
 			 * Nothing was accepted meanwhile: requests are taken
-			 * under this socket's lock (mrc_cm_accept_work()),
+			 * under this socket's lock (mrc_sock_accept_work()),
 			 * and they will find it closed.
 			 */
 			mrc_set_state(sk, MRC_ST_CLOSED);
@@ -350,7 +353,7 @@ static int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int alen,
 	err = mrc_glue_prepare(msk);
 	if (err)
 		goto out;
-	err = mrc_cm_connect(msk, mrc_now());
+	err = mrc_hs_connect(msk, mrc_now());
 	if (err)
 		goto out;
 	sock->state = SS_CONNECTING;
@@ -528,12 +531,12 @@ static int mrc_shutdown(struct socket *sock, int how)
 	case MRC_ST_DREQ_SENT:
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 		if (how & SEND_SHUTDOWN)
-			mrc_cm_close(msk, mrc_now());
+			mrc_hs_close(msk, mrc_now());
 		break;
 	case MRC_ST_LISTEN:
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 		if (how & RCV_SHUTDOWN) {
-			mrc_cm_listener_stop(msk);
+			mrc_hs_listener_stop(msk);
 			mrc_tcp_listen_stop(msk);
 		}
 		break;
@@ -572,13 +575,13 @@ static int mrc_release(struct socket *sock)
 	lock_sock(sk);
 	listener = sk->sk_state == MRC_ST_LISTEN;
 	if (listener) {
-		mrc_cm_listener_stop(msk);
+		mrc_hs_listener_stop(msk);
 	} else if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
 		   mrc_unread(msk)) {
-		mrc_cm_abort(msk);
+		mrc_hs_abort(msk);
 	} else {
 		WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);
-		mrc_cm_close(msk, mrc_now());
+		mrc_hs_close(msk, mrc_now());
 		if (sock_flag(sk, SOCK_LINGER) && sk->sk_state != MRC_ST_CLOSED) {
 			long timeo = sk->sk_lingertime;
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -599,11 +602,11 @@ static int mrc_release(struct socket *sock)
 	 */
 	if (sk->sk_state == MRC_ST_CLOSED ||
 	    (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked))
-		mrc_cm_done(msk, 0);
+		mrc_hs_done(msk, 0);
 	release_sock(sk);
 
 	if (listener) {
-		mrc_cm_listener_flush(msk);
+		mrc_hs_listener_flush(msk);
 		mrc_tcp_listen_stop(msk);
 	}
 	sock->sk = NULL;
@@ -714,8 +717,8 @@ static void mrc_sock_accept_work(struct work_struct *work)
 	while ((skb = skb_dequeue(&l->req_q))) {
 		struct mrc_pkt req;
 
-		if (mrc_cm_req_wants_child(l, skb, &req))
-			mrc_cm_child_start(l, mrc_sock_alloc_child(l), skb, &req);
+		if (mrc_hs_req_wants_child(l, skb, &req))
+			mrc_hs_child_start(l, mrc_sock_alloc_child(l), skb, &req);
 		kfree_skb(skb);
 	}
 	sock_put(&l->sk);

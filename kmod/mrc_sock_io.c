@@ -129,7 +129,7 @@ static int mrc_sock_do_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t 
 		if (err)
 			goto out;
 		copied += n;
-		mrc_cm_verdict(msk, mrc_glue_push(msk));
+		mrc_hs_verdict(msk, mrc_glue_push(msk));
 	}
 out:
 	release_sock(sk);
@@ -221,7 +221,7 @@ static int mrc_sock_do_recvmsg(struct mrc_sock *msk, struct msghdr *msg,
 			if (!peek && m.len > len)
 				mrc_sock_copy_in(msk, NULL, m.len - len, false, &done);
 			if (!peek && mrc_glue_read_done(msk, &m, m.len))
-				mrc_cm_verdict(msk, mrc_glue_push(msk));
+				mrc_hs_verdict(msk, mrc_glue_push(msk));
 			msg->msg_flags |= MSG_EOR;
 			if (m.len > len)
 				msg->msg_flags |= MSG_TRUNC;
@@ -236,7 +236,7 @@ static int mrc_sock_do_recvmsg(struct mrc_sock *msk, struct msghdr *msg,
 				break;
 			copied += done;
 			if (!peek && done && mrc_glue_read_done(msk, NULL, done))
-				mrc_cm_verdict(msk, mrc_glue_push(msk));
+				mrc_hs_verdict(msk, mrc_glue_push(msk));
 			if (copied >= target || peek)
 				break;
 			continue;

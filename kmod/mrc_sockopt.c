@@ -24,7 +24,6 @@
 #include <net/tcp.h>
 
 #include "mrc_conn_glue.h"
-#include "mrc_handshake.h"
 #include "mrc_sock.h"
 #include "mrc_sockopt.h"
 #include "mrc_tcp_listen.h"
@@ -69,6 +68,15 @@ static int mrc_opt_put_int(char __user *optval, int __user *optlen, int val)
 
 /* ---- SOL_MRC ---- */
 
+/* Is there a failure policy of that name in @net? */
+static bool mrc_sockopt_policy_exists(struct net *net, const char *name)
+{
+	char found[MRC_POLICY_NAME_LEN + 1];
+	struct mrc_policy pol;
+
+	return !mrc_cfg_policy_get(net, name, &pol, found);
+}
+
 static int mrc_setsockopt_mrc(struct mrc_sock *msk, int optname,
 			      sockptr_t optval, unsigned int optlen)
 {
@@ -106,7 +114,7 @@ static int mrc_setsockopt_mrc(struct mrc_sock *msk, int optname,
 		lock_sock(sk);
 		if (sk->sk_state != MRC_ST_CLOSED && sk->sk_state != MRC_ST_LISTEN)
 			err = -EISCONN;
-		else if (!mrc_cm_policy_exists(sock_net(sk), name))
+		else if (!mrc_sockopt_policy_exists(sock_net(sk), name))
 			err = -ENOENT;
 		else
 			strscpy(msk->policy, name, sizeof(msk->policy));

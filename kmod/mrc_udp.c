@@ -38,7 +38,7 @@ static int mrc_udp_err_lookup(struct sock *sk, struct sk_buff *skb)
 static void mrc_udp_err_rcv(struct sock *sk, struct sk_buff *skb,
 			    unsigned int udp_offset)
 {
-	mrc_cm_icmp(sock_net(sk), skb, udp_offset);
+	mrc_hs_icmp(sock_net(sk), skb, udp_offset);
 }
 
 /**
