@@ -29,6 +29,7 @@
 #include "mrc_table.h"
 #include "mrc_stats.h"
 #include "mrc_events.h"
+#include "mrc_conn_list.h"
 
 /* The uapi arrays of struct mrc_info hold every state and cause. */
 static_assert(__MRC_PATH_STATE_MAX <= MRC_PATH_STATES);
@@ -978,6 +979,125 @@ bool mrc_glue_read_done(struct mrc_sock *msk, struct mrc_conn_msg *m,
 	if (m)
 		mrc_conn_rx_msg_pop(msk->conn, m);
 	return mrc_conn_app_read(msk->conn, n);
+}
+
+/**
+ * mrc_glue_describe() - the engine's part of a connection's description
+ * for the connection list: timers, window, retransmissions, TTR, bytes,
+ * and each path.
+ * @msk: the socket (locked), past the handshake.
+ * @ci: the description, its socket fields already filled in.
+ * @paths: room for @max path descriptions.
+ * @max: entries of @paths.
+ *
+ * Return: paths described (0 when the engine has none).
+ */
+u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
+		      struct mrc_nl_conn_path *paths, u32 max)
+{
+	struct mrc_conn_info info;
+	u32 i, n = 0;
+
+	if (!msk->conn || !msk->conn->paths.paths)
+		return 0;
+	mrc_conn_get_info(msk->conn, &info);
+	ci->srtt_us = div_u64(info.srtt_ns, NSEC_PER_USEC);
+	ci->rto_us = div_u64(info.rto_ns, NSEC_PER_USEC);
+	ci->cwnd = min_t(u64, info.cwnd, U32_MAX);
+	ci->inflight = min_t(u64, info.inflight_bytes, U32_MAX);
+	for (i = 0; i < __MRC_PATH_STATE_MAX; i++)
+		ci->paths_by_state[i] = info.paths_by_state[i];
+	ci->retx_rto = info.rtx_by_cause[MRC_LOSS_RTO];
+	ci->retx_nack = info.rtx_by_cause[MRC_LOSS_NACK];
+	ci->retx_sack = info.rtx_by_cause[MRC_LOSS_SACK_GAP];
+	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH] +
+		      info.rtx_by_cause[MRC_LOSS_LINK];
+	ci->ttr_count = info.ttr_count;
+	ci->ttr_max_ns = info.ttr_max_ns;
+	memcpy(ci->ttr_hist, info.ttr_hist, sizeof(ci->ttr_hist));
+	ci->bytes_sent = info.snd_una_off;
+	ci->bytes_recv = info.rcv_deliver_off;
+
+	for (i = 0; i < mrc_conn_path_count(msk->conn) && n < max; i++) {
+		const struct mrc_path *p = mrc_conn_path(msk->conn, i);
+		struct mrc_nl_conn_path *o = &paths[n++];
+
+		o->ev = p->ev & MRC_PATH_EV_ENTROPY_MASK;
+		o->plane = p->plane;
+		o->path_id = p->cfg_id < msk->ncands ?
+			     msk->routes[p->cfg_id].path_id : U32_MAX;
+		o->state = p->state;
+		o->reason = p->reason;
+		o->srtt_us = p->srtt_us;
+		o->tx_pkts = p->stats.tx_pkts;
+		o->retx_pkts = p->stats.retransmits;
+		o->lost_pkts = p->stats.losses;
+		o->ecn_marks = p->stats.ecn_marks;
+	}
+	return n;
+}
+
+/**
+ * mrc_glue_cfg_change() - apply one configuration change to the engine of
+ * a connection: a plane up or down, a path deleted, denied or allowed, a
+ * failure policy changed or deleted (the connection then uses "default").
+ * @msk: the socket (locked).
+ * @event: MRC_CFG_* (mrc_cfg.h).
+ * @n: what changed.
+ *
+ * Return: true when the connection's engine was told (push then).
+ */
+bool mrc_glue_cfg_change(struct mrc_sock *msk, unsigned long event,
+			 const struct mrc_cfg_notify *n)
+{
+	char name[MRC_POLICY_NAME_LEN + 1];
+	u64 now = ktime_get_ns();
+	struct mrc_policy pol;
+	u32 i;
+
+	if (!msk->conn || !msk->conn->paths.paths)
+		return false;
+	switch (event) {
+	case MRC_CFG_PLANE_UP:
+	case MRC_CFG_PLANE_DOWN:
+	case MRC_CFG_PLANE_DEL:
+		mrc_conn_set_plane(msk->conn, n->plane, event == MRC_CFG_PLANE_UP, now);
+		return true;
+	case MRC_CFG_PATH_DEL:
+	case MRC_CFG_PATH_DENY:
+	case MRC_CFG_PATH_ALLOW:
+		for (i = 0; i < msk->ncands; i++) {
+			if (msk->routes[i].path_id != n->path)
+				continue;
+			if (event == MRC_CFG_PATH_DEL)
+				mrc_conn_remove_cfg(msk->conn, i, now);
+			else
+				mrc_conn_set_cfg_denied(msk->conn, i,
+							event == MRC_CFG_PATH_DENY, now);
+		}
+		return true;
+	case MRC_CFG_POLICY_CHANGE:
+	case MRC_CFG_POLICY_DEL:
+		if (strcmp(msk->policy, n->policy))
+			return false;
+		if (event == MRC_CFG_POLICY_DEL)
+			strscpy(msk->policy, "default", sizeof(msk->policy));
+		if (!mrc_cfg_policy_get(sock_net(&msk->sk), msk->policy, &pol, name))
+			mrc_conn_set_policy(msk->conn, &pol, now);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * mrc_glue_reset_pkt() - the RESET that aborts a live connection.
+ * @msk: the socket (locked), its engine running.
+ * @pkt: filled in.
+ */
+void mrc_glue_reset_pkt(struct mrc_sock *msk, struct mrc_pkt *pkt)
+{
+	mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, pkt);
 }
 
 /**

@@ -13,6 +13,10 @@
 
 #include "mrc_sk.h"
 
+struct mrc_cfg_notify;
+struct mrc_nl_conn;
+struct mrc_nl_conn_path;
+
 /* Verdict: new data reached a socket nobody will read: reset the peer. */
 #define MRC_GLUE_ABORT	(-1)
 
@@ -40,5 +44,10 @@ int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 void mrc_glue_apply_opts(struct mrc_sock *msk, bool keepalive);
 bool mrc_glue_conn_info(struct mrc_sock *msk, struct mrc_conn_info *ci);
 u64 mrc_glue_inq(struct mrc_sock *msk);
+u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
+		      struct mrc_nl_conn_path *paths, u32 max);
+bool mrc_glue_cfg_change(struct mrc_sock *msk, unsigned long event,
+			 const struct mrc_cfg_notify *n);
+void mrc_glue_reset_pkt(struct mrc_sock *msk, struct mrc_pkt *pkt);
 
 #endif /* _MRC_CONN_GLUE_H */

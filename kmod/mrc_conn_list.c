@@ -44,7 +44,7 @@ static u8 mrc_conn_list_state_of(const struct mrc_sock *msk)
 }
 
 static bool mrc_conn_list_match(const struct mrc_sock *msk,
-			   const struct mrc_conn_filter *f)
+				const struct mrc_conn_filter *f)
 {
 	if (!f)
 		return true;
@@ -68,10 +68,9 @@ static bool mrc_conn_list_match(const struct mrc_sock *msk,
  * entries. Returns the number of paths described.
  */
 static u32 mrc_conn_list_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
-			     struct mrc_nl_conn_path *paths, u32 max)
+				  struct mrc_nl_conn_path *paths, u32 max)
 {
-	struct mrc_conn_info info;
-	u32 i, n = 0;
+	u32 n;
 
 	memset(ci, 0, sizeof(*ci));
 	ci->id = msk->lqpn;
@@ -84,44 +83,9 @@ static u32 mrc_conn_list_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 	ci->local_qpn = msk->lqpn;
 	ci->remote_qpn = msk->rqpn;
 	strscpy(ci->policy, msk->policy, sizeof(ci->policy));
-	if (!msk->conn || !msk->conn->paths.paths ||
-	    ci->state == MRC_CONN_REQ_SENT || ci->state == MRC_CONN_REQ_RCVD)
+	if (ci->state == MRC_CONN_REQ_SENT || ci->state == MRC_CONN_REQ_RCVD)
 		return 0;
-
-	mrc_conn_get_info(msk->conn, &info);
-	ci->srtt_us = div_u64(info.srtt_ns, NSEC_PER_USEC);
-	ci->rto_us = div_u64(info.rto_ns, NSEC_PER_USEC);
-	ci->cwnd = min_t(u64, info.cwnd, U32_MAX);
-	ci->inflight = min_t(u64, info.inflight_bytes, U32_MAX);
-	for (i = 0; i < __MRC_PATH_STATE_MAX; i++)
-		ci->paths_by_state[i] = info.paths_by_state[i];
-	ci->retx_rto = info.rtx_by_cause[MRC_LOSS_RTO];
-	ci->retx_nack = info.rtx_by_cause[MRC_LOSS_NACK];
-	ci->retx_sack = info.rtx_by_cause[MRC_LOSS_SACK_GAP];
-	ci->retx_ev = info.rtx_by_cause[MRC_LOSS_PER_PATH] +
-		      info.rtx_by_cause[MRC_LOSS_LINK];
-	ci->ttr_count = info.ttr_count;
-	ci->ttr_max_ns = info.ttr_max_ns;
-	memcpy(ci->ttr_hist, info.ttr_hist, sizeof(ci->ttr_hist));
-	ci->bytes_sent = info.snd_una_off;
-	ci->bytes_recv = info.rcv_deliver_off;
-
-	for (i = 0; i < mrc_conn_path_count(msk->conn) && n < max; i++) {
-		const struct mrc_path *p = mrc_conn_path(msk->conn, i);
-		struct mrc_nl_conn_path *o = &paths[n++];
-
-		o->ev = p->ev & MRC_PATH_EV_ENTROPY_MASK;
-		o->plane = p->plane;
-		o->path_id = p->cfg_id < msk->ncands ?
-			     msk->routes[p->cfg_id].path_id : U32_MAX;
-		o->state = p->state;
-		o->reason = p->reason;
-		o->srtt_us = p->srtt_us;
-		o->tx_pkts = p->stats.tx_pkts;
-		o->retx_pkts = p->stats.retransmits;
-		o->lost_pkts = p->stats.losses;
-		o->ecn_marks = p->stats.ecn_marks;
-	}
+	n = mrc_glue_describe(msk, ci, paths, max);
 	ci->nr_paths = n;
 	ci->paths = paths;
 	return n;
@@ -132,7 +96,7 @@ static u32 mrc_conn_list_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
  * its first @skip entries (callers walk a long bucket batch by batch).
  */
 static int mrc_conn_list_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
-			    struct mrc_sock **out)
+				 struct mrc_sock **out)
 {
 	struct mrc_sock *msk;
 	int n = 0;
@@ -173,8 +137,8 @@ static int mrc_conn_list_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
  * stopped the walk, or -ENOMEM (@pos unchanged).
  */
 int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
-		  int (*visit)(const struct mrc_nl_conn *ci, void *arg),
-		  void *arg)
+		       int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+		       void *arg)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(net);
 	struct mrc_sock *batch[MRC_LIST_BATCH];
@@ -200,7 +164,7 @@ int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long po
 					match = mrc_conn_list_match(msk, f);
 					if (match)
 						mrc_conn_list_describe(msk, &ci, paths,
-								  MRC_PATH_EV_INDEX_MASK);
+								       MRC_PATH_EV_INDEX_MASK);
 					release_sock(&msk->sk);
 					if (match)
 						err = visit(&ci, arg);
@@ -233,8 +197,8 @@ int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long po
  * (@visit is not called), or -ENOMEM.
  */
 int mrc_conn_list_snapshot(struct net *net, u32 id,
-		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
-		      void *arg)
+			   int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+			   void *arg)
 {
 	struct mrc_nl_conn_path *paths;
 	struct mrc_nl_conn ci;
@@ -281,56 +245,20 @@ static bool mrc_told_first(struct mrc_told *t, const struct in6_addr *peer)
 
 /* Apply one configuration change to one connection (socket locked). */
 static void mrc_conn_list_apply(struct mrc_sock *msk, unsigned long event,
-			   const struct mrc_cfg_notify *n, struct mrc_told *told)
+				const struct mrc_cfg_notify *n,
+				struct mrc_told *told)
 {
-	u64 now = ktime_get_ns();
-	u32 i;
-
-	if (!msk->conn || !msk->conn->paths.paths)
+	if (!mrc_glue_cfg_change(msk, event, n))
 		return;
-	switch (event) {
-	case MRC_CFG_PLANE_UP:
-	case MRC_CFG_PLANE_DOWN:
-	case MRC_CFG_PLANE_DEL:
-		mrc_conn_set_plane(msk->conn, n->plane, event == MRC_CFG_PLANE_UP, now);
-		if (mrc_told_first(told, &msk->daddr))
-			MRC_ADD_STATS(sock_net(&msk->sk), MRC_MIB_PORT_STATUS_SENT,
-				      mrc_glue_send_port_status(msk));
-		break;
-	case MRC_CFG_PATH_DEL:
-	case MRC_CFG_PATH_DENY:
-	case MRC_CFG_PATH_ALLOW:
-		for (i = 0; i < msk->ncands; i++) {
-			if (msk->routes[i].path_id != n->path)
-				continue;
-			if (event == MRC_CFG_PATH_DEL)
-				mrc_conn_remove_cfg(msk->conn, i, now);
-			else
-				mrc_conn_set_cfg_denied(msk->conn, i,
-							event == MRC_CFG_PATH_DENY, now);
-		}
-		break;
-	case MRC_CFG_POLICY_CHANGE:
-	case MRC_CFG_POLICY_DEL: {
-		char name[MRC_POLICY_NAME_LEN + 1];
-		struct mrc_policy pol;
-
-		if (strcmp(msk->policy, n->policy))
-			break;
-		if (event == MRC_CFG_POLICY_DEL)
-			strscpy(msk->policy, "default", sizeof(msk->policy));
-		if (!mrc_cfg_policy_get(sock_net(&msk->sk), msk->policy, &pol, name))
-			mrc_conn_set_policy(msk->conn, &pol, now);
-		break;
-	}
-	default:
-		return;
-	}
+	if ((event == MRC_CFG_PLANE_UP || event == MRC_CFG_PLANE_DOWN ||
+	     event == MRC_CFG_PLANE_DEL) && mrc_told_first(told, &msk->daddr))
+		MRC_ADD_STATS(sock_net(&msk->sk), MRC_MIB_PORT_STATUS_SENT,
+			      mrc_glue_send_port_status(msk));
 	mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
 static int mrc_conn_list_cfg_event(struct notifier_block *nb, unsigned long event,
-			      void *data)
+				   void *data)
 {
 	const struct mrc_cfg_notify *n = data;
 	struct mrc_dp_net *dn = mrc_dp_net(n->net);

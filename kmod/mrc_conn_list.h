@@ -135,11 +135,11 @@ struct mrc_nl_conn {
 
 /* Connections one at a time, in process context (they lock each socket). */
 int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long pos[2],
-		  int (*visit)(const struct mrc_nl_conn *ci, void *arg),
-		  void *arg);
+		       int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+		       void *arg);
 int mrc_conn_list_snapshot(struct net *net, u32 id,
-		      int (*visit)(const struct mrc_nl_conn *ci, void *arg),
-		      void *arg);
+			   int (*visit)(const struct mrc_nl_conn *ci, void *arg),
+			   void *arg);
 
 int mrc_conn_list_net_init(struct net *net);
 void mrc_conn_list_net_exit(struct net *net);

@@ -158,7 +158,7 @@ int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
 	if (!m.skb)
 		return -ENOMEM;
 	err = mrc_conn_list_snapshot(genl_info_net(info),
-				nla_get_u32(tb[MRC_CONN_A_ID]), mrc_conn_fill, &m);
+				     nla_get_u32(tb[MRC_CONN_A_ID]), mrc_conn_fill, &m);
 	if (err) {
 		/* the lookup's: mrc_conn_fill() fails with -EMSGSIZE only */
 		if (err == -ENOENT)

@@ -336,7 +336,7 @@ void mrc_hs_abort(struct mrc_sock *msk)
 			  st == MRC_ST_DREQ_SENT)) {
 		struct mrc_pkt pkt = {};
 
-		mrc_conn_reset_pkt(msk->conn, MRC_RESET_ABORT, 0, &pkt);
+		mrc_glue_reset_pkt(msk, &pkt);
 		mrc_hs_xmit(msk, &pkt);
 	}
 	if (st != MRC_ST_CLOSED)
