@@ -29,7 +29,6 @@
 
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
-#include "mrc_conn_list.h"
 #include "mrc_input.h"
 #include "mrc_sock.h"
 #include "mrc_sock_io.h"

@@ -24,7 +24,6 @@
 #include <net/tcp.h>
 
 #include "mrc_conn_glue.h"
-#include "mrc_sock.h"
 #include "mrc_sockopt.h"
 #include "mrc_tcp_listen.h"
 
