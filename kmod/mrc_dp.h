@@ -26,6 +26,7 @@
 #include <net/sock.h>
 
 #include "mrc_encap.h"
+#include "core/mrc_cm_fsm.h"
 #include "mrc_kern.h"
 
 /**
@@ -45,17 +46,6 @@ struct mrc_skb_cb {
 };
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
-
-/* Connection states (sk->sk_state carries them). */
-enum mrc_sock_state {
-	MRC_ST_CLOSED = 1,
-	MRC_ST_LISTEN,
-	MRC_ST_REQ_SENT,	/* connect(): CM_REQ sent, waiting for CM_REP */
-	MRC_ST_REP_SENT,	/* accepted side: CM_REP sent, waiting for RTU */
-	MRC_ST_ESTABLISHED,
-	MRC_ST_DREQ_SENT,	/* we closed: all data acked, CM_DREQ sent */
-	MRC_ST_PEER_CLOSED,	/* the peer sent CM_DREQ: no more data from it */
-};
 
 /**
  * struct mrc_dp_net - per-namespace state of the data path (mrc_netns.c

@@ -24,6 +24,7 @@
 #include <net/udp.h>
 
 #include "core/mrc_cm.h"
+#include "core/mrc_cm_fsm.h"
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_conn_list.h"
@@ -31,12 +32,6 @@
 #include "mrc_output.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
-
-#define MRC_CM_RTO_INIT_NS	(20 * NSEC_PER_MSEC)
-#define MRC_CM_RTO_MAX_NS	(500 * NSEC_PER_MSEC)
-/* How long a child may stay half-open, and a disconnect may wait. */
-#define MRC_CM_HALF_OPEN_NS	(5ULL * NSEC_PER_SEC)
-#define MRC_CM_FIN_WAIT_NS	(10ULL * NSEC_PER_SEC)
 
 static u16 mrc_service_port(const struct mrc_sock *msk)
 {
@@ -162,19 +157,61 @@ void mrc_hs_done(struct mrc_sock *msk, int err)
 		mrc_glue_release(msk);
 }
 
-static u64 mrc_hs_budget(const struct mrc_sock *msk)
-{
-	u64 b = msk->params ? mrc_policy_timeout_budget(&msk->params->policy) : 0;
+static void mrc_hs_child_unlink(struct mrc_sock *child);
+static void mrc_hs_established(struct mrc_sock *msk);
 
-	return b ? b : 5ULL * NSEC_PER_SEC;
-}
-
-static void mrc_hs_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
+/*
+ * Do what the state machine decided (kmod/core/mrc_cm_fsm.h), in the
+ * order struct mrc_cm_act gives.
+ */
+static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 {
-	msk->cm_tries = 0;
-	msk->cm_next = now + MRC_CM_RTO_INIT_NS;
-	msk->cm_deadline = now + budget;
-	mrc_timer_arm(msk, msk->cm_next);
+	struct sock *sk = &msk->sk;
+	int old = sk->sk_state;
+
+	if (a->start) {
+		int err = mrc_glue_start(msk);
+
+		if (err) {
+			mrc_hs_done(msk, -err);
+			return;
+		}
+	}
+	if (a->state)
+		mrc_set_state(sk, a->state);
+	if (a->start) {
+		MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
+		mrc_hs_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
+	}
+	if (a->new_ev)
+		msk->ev_cm = get_random_u16();
+	if (a->send)
+		mrc_hs_send(msk, a->send);
+	if (a->rcv_shutdown)
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+	if (a->accept)
+		mrc_hs_established(msk);
+	if (a->done) {
+		if (a->timeout)
+			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
+		if (a->timeout && old == MRC_ST_REP_SENT) {
+			/* The peer never completed: forget the child. */
+			mrc_hs_child_unlink(msk);
+			mrc_hs_done(msk, a->err);
+			sock_put(sk);	/* the listener list's reference */
+		} else {
+			mrc_hs_done(msk, a->err);
+		}
+		return;
+	}
+	if (a->wake) {
+		sk->sk_state_change(sk);
+		if (a->rcv_shutdown)
+			sk->sk_data_ready(sk);
+	}
+	mrc_timer_arm(msk, a->timer);
+	if (a->start)
+		mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
 /**
@@ -186,6 +223,8 @@ static void mrc_hs_start_retx(struct mrc_sock *msk, u64 now, u64 budget)
  */
 int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 {
+	u64 budget = msk->params ? mrc_policy_timeout_budget(&msk->params->policy) : 0;
+	struct mrc_cm_act a;
 	int err;
 
 	err = mrc_table_add_qpn(msk);
@@ -194,38 +233,10 @@ int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 	msk->cookie = get_random_u64();
 	msk->ev_cm = get_random_u16();
 	msk->rqpn = 0;
-	mrc_set_state(&msk->sk, MRC_ST_REQ_SENT);
-	mrc_hs_start_retx(msk, now, mrc_hs_budget(msk));
-	mrc_hs_send(msk, MRC_OP_CM_REQ);
+	mrc_cm_fsm_connect(&msk->cm, now, budget, &a);
+	mrc_hs_act(msk, &a);
 	MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_HS_REQ_SENT);
 	return 0;
-}
-
-/* Both directions closed: the connection is over. */
-static void mrc_hs_finish(struct mrc_sock *msk)
-{
-	mrc_hs_done(msk, 0);
-}
-
-static void mrc_hs_send_dreq(struct mrc_sock *msk, u64 now)
-{
-	mrc_set_state(&msk->sk, MRC_ST_DREQ_SENT);
-	mrc_hs_start_retx(msk, now, MRC_CM_FIN_WAIT_NS);
-	mrc_hs_send(msk, MRC_OP_CM_DREQ);
-}
-
-/* Send our CM_DREQ once the application closed and all is acked. */
-static void mrc_hs_maybe_dreq(struct mrc_sock *msk, u64 now)
-{
-	int st = msk->sk.sk_state;
-
-	if (!msk->close_wanted)
-		return;
-	if (st != MRC_ST_ESTABLISHED && st != MRC_ST_PEER_CLOSED)
-		return;
-	if (!mrc_glue_all_acked(msk))
-		return;
-	mrc_hs_send_dreq(msk, now);
 }
 
 static void mrc_hs_child_unlink(struct mrc_sock *child)
@@ -248,59 +259,18 @@ static void mrc_hs_child_unlink(struct mrc_sock *child)
 }
 
 /**
- * mrc_hs_timer() - handshake and disconnect retransmissions and limits.
+ * mrc_hs_timer() - handshake and disconnect retransmissions and limits;
+ * our CM_DREQ once a close waits for nothing more.
  * @msk: the socket (bh-locked or owned).
  * @now: current time (ns).
  */
 void mrc_hs_timer(struct mrc_sock *msk, u64 now)
 {
-	struct sock *sk = &msk->sk;
-	int st = sk->sk_state;
-	u8 op;
+	struct mrc_cm_act a;
 
-	switch (st) {
-	case MRC_ST_REQ_SENT:
-		op = MRC_OP_CM_REQ;
-		break;
-	case MRC_ST_REP_SENT:
-		op = MRC_OP_CM_REP;
-		break;
-	case MRC_ST_DREQ_SENT:
-		if (msk->fin_acked)
-			return;
-		op = MRC_OP_CM_DREQ;
-		break;
-	default:
-		mrc_hs_maybe_dreq(msk, now);
-		return;
-	}
-
-	if (now >= msk->cm_deadline) {
-		if (st == MRC_ST_REP_SENT) {
-			/* The peer never completed: forget the child. */
-			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-			mrc_hs_child_unlink(msk);
-			mrc_hs_done(msk, ETIMEDOUT);
-			sock_put(sk);	/* the listener list's reference */
-		} else if (st == MRC_ST_REQ_SENT) {
-			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-			mrc_hs_done(msk, ETIMEDOUT);
-		} else {
-			mrc_hs_finish(msk);	/* the peer is gone */
-		}
-		return;
-	}
-	if (now >= msk->cm_next) {
-		u64 rto = min_t(u64, MRC_CM_RTO_INIT_NS << min(msk->cm_tries + 1, 10U),
-				MRC_CM_RTO_MAX_NS);
-
-		msk->cm_tries++;
-		msk->cm_next = now + rto;
-		/* Another EV: another way through the fabric than the lost try. */
-		msk->ev_cm = get_random_u16();
-		mrc_hs_send(msk, op);
-	}
-	mrc_timer_arm(msk, min(msk->cm_next, msk->cm_deadline));
+	mrc_cm_fsm_timer(&msk->cm, msk->sk.sk_state, now,
+			 mrc_glue_all_acked(msk), &a);
+	mrc_hs_act(msk, &a);
 }
 
 /**
@@ -310,18 +280,11 @@ void mrc_hs_timer(struct mrc_sock *msk, u64 now)
  */
 void mrc_hs_close(struct mrc_sock *msk, u64 now)
 {
-	switch (msk->sk.sk_state) {
-	case MRC_ST_REQ_SENT:
-		mrc_hs_done(msk, 0);
-		break;
-	case MRC_ST_ESTABLISHED:
-	case MRC_ST_PEER_CLOSED:
-		msk->close_wanted = true;
-		mrc_hs_maybe_dreq(msk, now);
-		break;
-	default:
-		break;
-	}
+	struct mrc_cm_act a;
+
+	mrc_cm_fsm_close(&msk->cm, msk->sk.sk_state, now,
+			 mrc_glue_all_acked(msk), &a);
+	mrc_hs_act(msk, &a);
 }
 
 /**
@@ -538,6 +501,7 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	u64 now = ktime_get_ns();
+	struct mrc_cm_act a;
 
 	if (!child)
 		goto reject;
@@ -564,8 +528,8 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	list_add_tail(&child->child_node, &l->half_open);
 	l->nr_half_open++;
 	spin_unlock_bh(&l->child_lock);
-	mrc_hs_start_retx(child, now, MRC_CM_HALF_OPEN_NS);
-	mrc_hs_send(child, MRC_OP_CM_REP);
+	mrc_cm_fsm_accept(&child->cm, now, &a);
+	mrc_hs_act(child, &a);
 	release_sock(&child->sk);
 	return;
 
@@ -623,12 +587,11 @@ drop:
 	kfree_skb(skb);
 }
 
-/**
- * mrc_hs_established() - the passive side is connected: hand the child
- * to its listener's accept queue.
- * @msk: the child (locked), state already ESTABLISHED.
+/*
+ * The passive side is connected: hand the child (locked, state already
+ * ESTABLISHED) to its listener's accept queue.
  */
-void mrc_hs_established(struct mrc_sock *msk)
+static void mrc_hs_established(struct mrc_sock *msk)
 {
 	struct mrc_sock *l = msk->parent;
 
@@ -644,129 +607,55 @@ void mrc_hs_established(struct mrc_sock *msk)
 	l->sk.sk_data_ready(&l->sk);
 }
 
-/*
- * Either side's handshake is done: start the engine and enter ESTABLISHED.
- * Return: false if the engine refused the peer's parameters (the socket is
- * then done).
- */
-static bool mrc_hs_enter_established(struct mrc_sock *msk)
-{
-	struct sock *sk = &msk->sk;
-	int err;
-
-	err = mrc_glue_start(msk);
-	if (err) {
-		mrc_hs_done(msk, -err);
-		return false;
-	}
-	mrc_set_state(sk, MRC_ST_ESTABLISHED);
-	MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_ESTABLISHED);
-	mrc_hs_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
-	return true;
-}
-
 /**
- * mrc_hs_passive_complete() - the accepted side's handshake is done: start
- * the engine and queue the connection for accept().
- * @msk: the child (bh-locked or owned by us), in MRC_ST_REP_SENT.
- *
- * Called for a valid CM_RTU, and for the first data packet carrying our
- * R_Key when the RTU was lost (it proves the peer got our CM_REP).
+ * mrc_hs_passive_complete() - the accepted side received data carrying
+ * its R_Key: if its CM_RTU was lost, that data proves the peer got our
+ * CM_REP, so the connection completes (the engine starts, accept() may
+ * take it).
+ * @msk: the child (bh-locked or owned by us).
  */
 void mrc_hs_passive_complete(struct mrc_sock *msk)
 {
-	if (!mrc_hs_enter_established(msk))
-		return;
-	mrc_hs_established(msk);
-	mrc_hs_verdict(msk, mrc_glue_push(msk));
+	struct mrc_cm_act a;
+
+	mrc_cm_fsm_keyed_data(msk->sk.sk_state, &a);
+	mrc_hs_act(msk, &a);
 }
 
 /**
- * mrc_hs_input_locked() - a CM message or RESET for a known socket.
+ * mrc_hs_input_locked() - a CM message for a known socket.
  * @msk: the socket it names (bh-locked or owned by us).
- * @pkt: the decoded packet.
+ * @pkt: the decoded packet (MRC_PKT_CM).
  */
 void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 {
-	struct sock *sk = &msk->sk;
 	const struct mrc_cm *cm = &pkt->u.cm;
-	u64 now = ktime_get_ns();
+	struct mrc_cm_facts m = {
+		.opcode = pkt->bth.opcode,
+		.ours = cm->cookie == msk->cookie &&
+			cm->port == mrc_service_port(msk) &&
+			cm->client_port == mrc_client_port(msk),
+		.from_peer = cm->src_qpn == msk->rqpn,
+		.rtu_ok = cm->params.r_key == msk->lparams.r_key &&
+			  cm->params.init_psn == msk->lparams.init_psn,
+		.rej_reason = cm->rej_reason,
+		.has_conn = !!msk->conn,
+		.orphan = sock_flag(&msk->sk, SOCK_DEAD),
+	};
+	struct mrc_cm_act a;
 
-	if (pkt->type == MRC_PKT_CM &&
-	    (cm->cookie != msk->cookie || cm->port != mrc_service_port(msk) ||
-	     cm->client_port != mrc_client_port(msk))) {
+	if (!m.ours) {
 		/* not this attempt: forged or stale */
-		MRC_INC_STATS(sock_net(sk), MRC_MIB_IN_DROP_BAD_KEY);
+		MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_IN_DROP_BAD_KEY);
 		return;
 	}
-
-	switch (pkt->bth.opcode) {
-	case MRC_OP_CM_REP:
-		if (sk->sk_state != MRC_ST_REQ_SENT) {
-			/* Our RTU was lost: answer the repeated REP. */
-			if (cm->src_qpn == msk->rqpn &&
-			    (sk->sk_state == MRC_ST_ESTABLISHED ||
-			     sk->sk_state == MRC_ST_PEER_CLOSED))
-				mrc_hs_send(msk, MRC_OP_CM_RTU);
-			return;
-		}
+	mrc_cm_fsm_msg(&msk->cm, msk->sk.sk_state, &m, ktime_get_ns(), &a);
+	if (a.start && m.opcode == MRC_OP_CM_REP) {
+		/* The active side learns the peer's QPN and parameters. */
 		msk->rqpn = cm->src_qpn;
 		msk->rparams = cm->params;
-		if (!mrc_hs_enter_established(msk))
-			return;
-		mrc_hs_send(msk, MRC_OP_CM_RTU);
-		sk->sk_state_change(sk);
-		mrc_hs_verdict(msk, mrc_glue_push(msk));
-		break;
-	case MRC_OP_CM_RTU:
-		if (sk->sk_state != MRC_ST_REP_SENT || cm->src_qpn != msk->rqpn ||
-		    cm->params.r_key != msk->lparams.r_key ||
-		    cm->params.init_psn != msk->lparams.init_psn)
-			return;
-		mrc_hs_passive_complete(msk);
-		break;
-	case MRC_OP_CM_REJ:
-		if (sk->sk_state != MRC_ST_REQ_SENT)
-			return;
-		/*
-		 * A full backlog is transient (e.g. a flood of requests):
-		 * the REQ is retransmitted until the connect budget runs
-		 * out, as a TCP SYN would be.
-		 */
-		if (cm->rej_reason == MRC_REJ_BACKLOG_FULL &&
-		    now < msk->cm_deadline)
-			return;
-		mrc_hs_done(msk, -mrc_cm_rej_errno(cm->rej_reason));
-		break;
-	case MRC_OP_CM_DREQ:
-		if (cm->src_qpn != msk->rqpn || !msk->conn)
-			return;
-		mrc_hs_send(msk, MRC_OP_CM_DREP);
-		if (msk->peer_fin)
-			return;
-		msk->peer_fin = true;
-		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
-		if (sk->sk_state == MRC_ST_ESTABLISHED)
-			mrc_set_state(sk, MRC_ST_PEER_CLOSED);
-		else if (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked)
-			mrc_hs_finish(msk);
-		sk->sk_state_change(sk);
-		sk->sk_data_ready(sk);
-		break;
-	case MRC_OP_CM_DREP:
-		if (sk->sk_state != MRC_ST_DREQ_SENT || cm->src_qpn != msk->rqpn)
-			return;
-		msk->fin_acked = true;
-		/* An orphan has nobody to read what the peer may still send. */
-		if (msk->peer_fin || sock_flag(sk, SOCK_DEAD))
-			mrc_hs_finish(msk);
-		else
-			sk->sk_state_change(sk);
-		break;
-	default:
-		break;
 	}
-	(void)now;
+	mrc_hs_act(msk, &a);
 }
 
 /**

@@ -24,7 +24,6 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 			      const struct mrc_pkt *pkt);
 void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt);
-void mrc_hs_established(struct mrc_sock *msk);
 void mrc_hs_passive_complete(struct mrc_sock *msk);
 void mrc_hs_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset);
 

@@ -117,9 +117,8 @@ struct mrc_sock_opts {
  * @accept_work: listener: creates children in process context.
  * @timer: the one timer of the socket (handshake, RTO, probes, SACKs).
  * @deferred: MRC_DEFER_* bits.
- * @cm_tries: handshake or disconnect retransmissions so far.
- * @cm_next: when the next CM retransmission is due (ns, ktime).
- * @cm_deadline: when the handshake or disconnect gives up (ns, ktime).
+ * @cm: connection management's state (kmod/core/mrc_cm_fsm.h): its
+ *	retransmissions, deadline and half-close flags.
  * @conn: the protocol engine (with its storage), NULL until set up.
  * @routes: how each configured path leaves the host (indexed by the
  *	engine's cfg_id, which is an index into @cands).
@@ -129,10 +128,6 @@ struct mrc_sock_opts {
  * @ofo: received payload not yet contiguous, by stream offset.
  * @policy: name of the failure policy the socket uses.
  * @passive: created by a listener (the service port is @sport).
- * @peer_fin: the peer sent CM_DREQ: it sends no more data.
- * @fin_acked: our CM_DREQ was answered.
- * @close_wanted: the application closed (or shut down sending): send
- *	CM_DREQ once everything is acknowledged.
  * @cands: path candidates the engine was built from.
  * @ncands: entries of @cands (and of @routes).
  * @ev_cm: entropy value of handshake and disconnect packets.
@@ -177,9 +172,7 @@ struct mrc_sock {
 	struct work_struct accept_work;
 	struct hrtimer timer;
 	unsigned long deferred;
-	u32 cm_tries;
-	u64 cm_next;
-	u64 cm_deadline;
+	struct mrc_cm_fsm cm;
 	struct mrc_conn *conn;
 	struct mrc_route *routes;
 	struct sk_buff_head sndq;
@@ -188,9 +181,6 @@ struct mrc_sock {
 	struct rb_root ofo;
 	char policy[16];
 	bool passive;
-	bool peer_fin;
-	bool fin_acked;
-	bool close_wanted;
 	struct mrc_path_cand *cands;
 	u32 ncands;
 	u16 ev_cm;

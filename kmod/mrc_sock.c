@@ -600,7 +600,7 @@ static int mrc_release(struct socket *sock)
 	 * keep the orphan for as long as the peer's application lives.
 	 */
 	if (sk->sk_state == MRC_ST_CLOSED ||
-	    (sk->sk_state == MRC_ST_DREQ_SENT && msk->fin_acked))
+	    (sk->sk_state == MRC_ST_DREQ_SENT && msk->cm.fin_acked))
 		mrc_hs_done(msk, 0);
 	release_sock(sk);
 

@@ -252,7 +252,7 @@ static int mrc_sock_do_recvmsg(struct mrc_sock *msk, struct msghdr *msg,
 		}
 		if ((sk->sk_shutdown & RCV_SHUTDOWN) || sk->sk_state == MRC_ST_CLOSED) {
 			if (sk->sk_state == MRC_ST_CLOSED && !msk->conn &&
-			    sock_flag(sk, SOCK_DONE) == 0 && !msk->peer_fin &&
+			    sock_flag(sk, SOCK_DONE) == 0 && !msk->cm.peer_fin &&
 			    sk->sk_socket && sk->sk_socket->state == SS_UNCONNECTED)
 				err = -ENOTCONN;
 			break;

@@ -17,7 +17,7 @@ cmake -S . -B "$build" -DMRC_FUZZ=ON -DCMAKE_C_COMPILER=clang \
 	-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$jobs" --target mrc_fuzz
 fail=0
-for t in fuzz_decode fuzz_rx fuzz_tx fuzz_conn; do
+for t in fuzz_decode fuzz_rx fuzz_tx fuzz_conn fuzz_cm_fsm; do
 	bin="$root/$build/kmod/core/fuzz/$t"
 	corpus="$root/$build/corpus/$t"
 	mkdir -p "$corpus" "$root/$build/artifacts"

@@ -3,9 +3,10 @@
  * Connection management helpers: validate the parameters of a CM_REQ,
  * CM_REP or CM_RTU, negotiate the connection's parameters from ours and
  * the peer's (or name the CM_REJ reason), map reject reasons to errnos
- * and fill CM packets for mrc_pkt_encode(). The handshake state machine
- * (retransmission, cookies, listeners) belongs to the glue; every rule
- * about the parameters lives here. Documentation/wire-format.md, 11.
+ * and fill CM packets for mrc_pkt_encode(). Every rule about the
+ * parameters lives here; the handshake's and disconnect's decisions are
+ * in mrc_cm_fsm.h; cookies, listeners and sockets belong to the glue.
+ * Documentation/wire-format.md, 11.
  */
 #ifndef _MRC_CM_H
 #define _MRC_CM_H

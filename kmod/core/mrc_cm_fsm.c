@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The connection-management state machine (mrc_cm_fsm.h): handshake and
+ * disconnect decisions, time passed in, actions handed back.
+ */
+#include "mrc_cm_fsm.h"
+#include "mrc_cm.h"
+#include "mrc_wire.h"
+
+static void mrc_cm_act_init(struct mrc_cm_act *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* A CM message goes out now and is retransmitted until @budget runs out. */
+static void mrc_cm_fsm_start_retx(struct mrc_cm_fsm *f, u64 now, u64 budget,
+				  struct mrc_cm_act *a, u8 opcode)
+{
+	f->tries = 0;
+	f->next = now + MRC_CM_RTO_INIT_NS;
+	f->deadline = now + budget;
+	a->send = opcode;
+	a->timer = f->next;
+}
+
+static void mrc_cm_fsm_done(struct mrc_cm_act *a, int err)
+{
+	a->done = true;
+	a->err = err;
+}
+
+/**
+ * mrc_cm_fsm_connect() - the active side starts: send CM_REQ.
+ * @f: the connection's state, fully overwritten.
+ * @now: current time (ns).
+ * @budget: how long connect() may try (ns); 0: MRC_CM_CONNECT_NS.
+ * @a: the action.
+ */
+void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,
+			struct mrc_cm_act *a)
+{
+	mrc_cm_act_init(a);
+	memset(f, 0, sizeof(*f));
+	a->state = MRC_ST_REQ_SENT;
+	mrc_cm_fsm_start_retx(f, now, budget ? budget : MRC_CM_CONNECT_NS, a,
+			      MRC_OP_CM_REQ);
+}
+
+/**
+ * mrc_cm_fsm_accept() - the passive side answers a CM_REQ: send CM_REP
+ * and stay half-open until the CM_RTU (or keyed data) proves the peer got
+ * it, MRC_CM_HALF_OPEN_NS at most.
+ * @f: the new connection's state, fully overwritten.
+ * @now: current time (ns).
+ * @a: the action.
+ */
+void mrc_cm_fsm_accept(struct mrc_cm_fsm *f, u64 now, struct mrc_cm_act *a)
+{
+	mrc_cm_act_init(a);
+	memset(f, 0, sizeof(*f));
+	a->state = MRC_ST_REP_SENT;
+	mrc_cm_fsm_start_retx(f, now, MRC_CM_HALF_OPEN_NS, a, MRC_OP_CM_REP);
+}
+
+/* Our CM_DREQ goes out once the application closed and all is acked. */
+static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
+				  bool all_acked, struct mrc_cm_act *a)
+{
+	if (!f->close_wanted || !all_acked)
+		return;
+	if (state != MRC_ST_ESTABLISHED && state != MRC_ST_PEER_CLOSED)
+		return;
+	a->state = MRC_ST_DREQ_SENT;
+	mrc_cm_fsm_start_retx(f, now, MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
+}
+
+/**
+ * mrc_cm_fsm_timer() - the connection's timer fired (or the engine ran):
+ * retransmit the pending CM message when due, give up at the deadline,
+ * send our CM_DREQ once a close waits for nothing more.
+ * @f: the connection's state.
+ * @state: its enum mrc_sock_state.
+ * @now: current time (ns).
+ * @all_acked: the peer acknowledged every byte written.
+ * @a: the action.
+ */
+void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
+		      struct mrc_cm_act *a)
+{
+	u8 op;
+
+	mrc_cm_act_init(a);
+	switch (state) {
+	case MRC_ST_REQ_SENT:
+		op = MRC_OP_CM_REQ;
+		break;
+	case MRC_ST_REP_SENT:
+		op = MRC_OP_CM_REP;
+		break;
+	case MRC_ST_DREQ_SENT:
+		if (f->fin_acked)
+			return;
+		op = MRC_OP_CM_DREQ;
+		break;
+	default:
+		mrc_cm_fsm_maybe_dreq(f, state, now, all_acked, a);
+		return;
+	}
+
+	if (now >= f->deadline) {
+		if (state == MRC_ST_DREQ_SENT) {
+			mrc_cm_fsm_done(a, 0);	/* the peer is gone */
+		} else {
+			a->timeout = true;
+			mrc_cm_fsm_done(a, ETIMEDOUT);
+		}
+		return;
+	}
+	if (now >= f->next) {
+		u64 rto = MRC_CM_RTO_INIT_NS << min(f->tries + 1, 10U);
+
+		f->tries++;
+		f->next = now + min(rto, MRC_CM_RTO_MAX_NS);
+		a->new_ev = true;
+		a->send = op;
+	}
+	a->timer = min(f->next, f->deadline);
+}
+
+/**
+ * mrc_cm_fsm_close() - the application is done sending (close or SHUT_WR).
+ * @f: the connection's state.
+ * @state: its enum mrc_sock_state.
+ * @now: current time (ns).
+ * @all_acked: the peer acknowledged every byte written.
+ * @a: the action.
+ */
+void mrc_cm_fsm_close(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
+		      struct mrc_cm_act *a)
+{
+	mrc_cm_act_init(a);
+	switch (state) {
+	case MRC_ST_REQ_SENT:
+		mrc_cm_fsm_done(a, 0);
+		break;
+	case MRC_ST_ESTABLISHED:
+	case MRC_ST_PEER_CLOSED:
+		f->close_wanted = true;
+		mrc_cm_fsm_maybe_dreq(f, state, now, all_acked, a);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The passive side is done: the engine starts, accept() may take it. */
+static void mrc_cm_fsm_passive_complete(struct mrc_cm_act *a)
+{
+	a->start = true;
+	a->state = MRC_ST_ESTABLISHED;
+	a->accept = true;
+}
+
+/**
+ * mrc_cm_fsm_keyed_data() - the accepted side received data carrying its
+ * R_Key: the peer got our CM_REP, so a lost CM_RTU need not hold the
+ * connection back.
+ * @state: the connection's enum mrc_sock_state.
+ * @a: the action.
+ */
+void mrc_cm_fsm_keyed_data(u8 state, struct mrc_cm_act *a)
+{
+	mrc_cm_act_init(a);
+	if (state == MRC_ST_REP_SENT)
+		mrc_cm_fsm_passive_complete(a);
+}
+
+static void mrc_cm_fsm_dreq(struct mrc_cm_fsm *f, u8 state,
+			    const struct mrc_cm_facts *m, struct mrc_cm_act *a)
+{
+	if (!m->from_peer || !m->has_conn)
+		return;
+	a->send = MRC_OP_CM_DREP;	/* every copy: our DREP may be lost */
+	if (f->peer_fin)
+		return;
+	f->peer_fin = true;
+	a->rcv_shutdown = true;
+	a->wake = true;
+	if (state == MRC_ST_ESTABLISHED)
+		a->state = MRC_ST_PEER_CLOSED;
+	else if (state == MRC_ST_DREQ_SENT && f->fin_acked)
+		mrc_cm_fsm_done(a, 0);	/* both directions closed */
+}
+
+/**
+ * mrc_cm_fsm_msg() - a CM message for this connection.
+ * @f: the connection's state.
+ * @state: its enum mrc_sock_state.
+ * @m: what the glue knows about the message.
+ * @now: current time (ns).
+ * @a: the action. For a CM_REP that completes the handshake, the glue
+ *	takes the peer's QPN and parameters from it before starting the
+ *	engine.
+ */
+void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
+		    const struct mrc_cm_facts *m, u64 now, struct mrc_cm_act *a)
+{
+	mrc_cm_act_init(a);
+	if (!m->ours)
+		return;
+	switch (m->opcode) {
+	case MRC_OP_CM_REP:
+		if (state != MRC_ST_REQ_SENT) {
+			/* Our RTU was lost: answer the repeated REP. */
+			if (m->from_peer && (state == MRC_ST_ESTABLISHED ||
+					     state == MRC_ST_PEER_CLOSED))
+				a->send = MRC_OP_CM_RTU;
+			return;
+		}
+		a->start = true;
+		a->state = MRC_ST_ESTABLISHED;
+		a->send = MRC_OP_CM_RTU;
+		a->wake = true;
+		break;
+	case MRC_OP_CM_RTU:
+		if (state == MRC_ST_REP_SENT && m->from_peer && m->rtu_ok)
+			mrc_cm_fsm_passive_complete(a);
+		break;
+	case MRC_OP_CM_REJ:
+		if (state != MRC_ST_REQ_SENT)
+			return;
+		/*
+		 * A full backlog is transient (e.g. a flood of requests): the
+		 * REQ is retransmitted until the connect budget runs out, as
+		 * a TCP SYN would be.
+		 */
+		if (m->rej_reason == MRC_REJ_BACKLOG_FULL && now < f->deadline)
+			return;
+		mrc_cm_fsm_done(a, -mrc_cm_rej_errno(m->rej_reason));
+		break;
+	case MRC_OP_CM_DREQ:
+		mrc_cm_fsm_dreq(f, state, m, a);
+		break;
+	case MRC_OP_CM_DREP:
+		if (state != MRC_ST_DREQ_SENT || !m->from_peer)
+			return;
+		f->fin_acked = true;
+		/* An orphan has nobody to read what the peer may still send. */
+		if (f->peer_fin || m->orphan)
+			mrc_cm_fsm_done(a, 0);
+		else
+			a->wake = true;
+		break;
+	default:
+		break;
+	}
+}

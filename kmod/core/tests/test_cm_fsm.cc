@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+// The connection-management state machine: handshake, retransmission,
+// give-up, half-close, and every message that must be ignored.
+#include <gtest/gtest.h>
+
+#include "mrc_cm.h"
+#include "mrc_cm_fsm.h"
+#include "mrc_wire.h"
+
+namespace {
+
+constexpr u64 kMs = 1000000ULL;
+constexpr u64 kT0 = 1000 * kMs;
+
+// One connection: its state as the glue keeps it, and the last action.
+struct Conn {
+	struct mrc_cm_fsm f = {};
+	u8 state = MRC_ST_CLOSED;
+	struct mrc_cm_act a = {};
+
+	// Apply an action as the glue does: the new state, and the end.
+	void Apply()
+	{
+		if (a.state)
+			state = a.state;
+		if (a.done)
+			state = MRC_ST_CLOSED;
+	}
+	void Connect(u64 now, u64 budget = 0)
+	{
+		mrc_cm_fsm_connect(&f, now, budget, &a);
+		Apply();
+	}
+	void Accept(u64 now)
+	{
+		mrc_cm_fsm_accept(&f, now, &a);
+		Apply();
+	}
+	void Timer(u64 now, bool all_acked = true)
+	{
+		mrc_cm_fsm_timer(&f, state, now, all_acked, &a);
+		Apply();
+	}
+	void Close(u64 now, bool all_acked = true)
+	{
+		mrc_cm_fsm_close(&f, state, now, all_acked, &a);
+		Apply();
+	}
+	void Msg(u8 opcode, u64 now, struct mrc_cm_facts m = Peer())
+	{
+		m.opcode = opcode;
+		mrc_cm_fsm_msg(&f, state, &m, now, &a);
+		Apply();
+	}
+	// A message of this attempt from the peer's QPN, engine running.
+	static struct mrc_cm_facts Peer()
+	{
+		struct mrc_cm_facts m = {};
+
+		m.ours = true;
+		m.from_peer = true;
+		m.rtu_ok = true;
+		m.has_conn = true;
+		return m;
+	}
+};
+
+bool Nothing(const struct mrc_cm_act &a)
+{
+	return !a.start && !a.state && !a.new_ev && !a.send && !a.rcv_shutdown &&
+	       !a.accept && !a.timeout && !a.done && !a.wake && !a.timer;
+}
+
+TEST(CmFsm, ActiveHandshake)
+{
+	Conn c;
+
+	c.Connect(kT0, 3000 * kMs);
+	EXPECT_EQ(c.state, MRC_ST_REQ_SENT);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_REQ);
+	EXPECT_EQ(c.a.timer, kT0 + MRC_CM_RTO_INIT_NS);
+	EXPECT_EQ(c.f.deadline, kT0 + 3000 * kMs);
+
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs);
+	EXPECT_TRUE(c.a.start);
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
+	EXPECT_TRUE(c.a.wake);
+	EXPECT_FALSE(c.a.accept);	// the active side is nobody's child
+}
+
+TEST(CmFsm, ConnectWithoutBudgetUsesTheDefault)
+{
+	Conn c;
+
+	c.Connect(kT0, 0);
+	EXPECT_EQ(c.f.deadline, kT0 + MRC_CM_CONNECT_NS);
+}
+
+TEST(CmFsm, RetransmissionBacksOffOnAnotherEvUntilTheDeadline)
+{
+	Conn c;
+	u64 now = kT0, prev_gap = 0;
+	u32 sends = 0;
+
+	c.Connect(kT0, 5000 * kMs);
+	while (c.state == MRC_ST_REQ_SENT) {
+		now = c.a.timer;
+		ASSERT_GT(now, 0u);
+		c.Timer(now);
+		if (c.a.send) {
+			sends++;
+			EXPECT_EQ(c.a.send, MRC_OP_CM_REQ);
+			EXPECT_TRUE(c.a.new_ev) << "a retry takes another path";
+			u64 gap = c.f.next - now;
+
+			EXPECT_GE(gap, prev_gap);
+			EXPECT_LE(gap, MRC_CM_RTO_MAX_NS);
+			prev_gap = gap;
+		}
+		ASSERT_LT(sends, 100u);
+	}
+	EXPECT_TRUE(c.a.done);
+	EXPECT_TRUE(c.a.timeout);
+	EXPECT_EQ(c.a.err, ETIMEDOUT);
+	EXPECT_EQ(now, kT0 + 5000 * kMs) << "gives up at the deadline, not later";
+	// 20, 40, 80, 160, 320 ms, then every 500 ms up to 5 s.
+	EXPECT_GE(sends, 10u);
+}
+
+TEST(CmFsm, TimerBeforeDueSendsNothing)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Timer(kT0 + MRC_CM_RTO_INIT_NS - 1);
+	EXPECT_EQ(c.a.send, 0);
+	EXPECT_EQ(c.a.timer, kT0 + MRC_CM_RTO_INIT_NS);
+}
+
+TEST(CmFsm, PassiveCompletesOnRtuOrKeyedData)
+{
+	Conn c;
+
+	c.Accept(kT0);
+	EXPECT_EQ(c.state, MRC_ST_REP_SENT);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_REP);
+	EXPECT_EQ(c.f.deadline, kT0 + MRC_CM_HALF_OPEN_NS);
+	c.Msg(MRC_OP_CM_RTU, kT0 + kMs);
+	EXPECT_TRUE(c.a.start);
+	EXPECT_TRUE(c.a.accept);
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
+
+	Conn d;
+
+	d.Accept(kT0);
+	mrc_cm_fsm_keyed_data(d.state, &d.a);
+	d.Apply();
+	EXPECT_TRUE(d.a.start);
+	EXPECT_TRUE(d.a.accept);
+	EXPECT_EQ(d.state, MRC_ST_ESTABLISHED);
+	// Once established, more keyed data changes nothing.
+	mrc_cm_fsm_keyed_data(d.state, &d.a);
+	EXPECT_TRUE(Nothing(d.a));
+}
+
+TEST(CmFsm, RtuMustEchoOurKeyAndComeFromThePeer)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Accept(kT0);
+	m.rtu_ok = false;
+	c.Msg(MRC_OP_CM_RTU, kT0, m);
+	EXPECT_TRUE(Nothing(c.a));
+	m = Conn::Peer();
+	m.from_peer = false;
+	c.Msg(MRC_OP_CM_RTU, kT0, m);
+	EXPECT_TRUE(Nothing(c.a));
+	EXPECT_EQ(c.state, MRC_ST_REP_SENT);
+}
+
+TEST(CmFsm, HalfOpenTimesOut)
+{
+	Conn c;
+
+	c.Accept(kT0);
+	c.Timer(kT0 + MRC_CM_HALF_OPEN_NS);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_TRUE(c.a.timeout);
+	EXPECT_EQ(c.a.err, ETIMEDOUT);
+}
+
+TEST(CmFsm, MessagesNotOfThisAttemptAreIgnored)
+{
+	for (u8 op : {MRC_OP_CM_REP, MRC_OP_CM_RTU, MRC_OP_CM_REJ, MRC_OP_CM_DREQ,
+		      MRC_OP_CM_DREP}) {
+		Conn c;
+		struct mrc_cm_facts m = Conn::Peer();
+
+		c.Connect(kT0);
+		m.ours = false;
+		c.Msg(op, kT0, m);
+		EXPECT_TRUE(Nothing(c.a)) << int(op);
+		EXPECT_EQ(c.state, MRC_ST_REQ_SENT);
+	}
+}
+
+TEST(CmFsm, RepeatedRepIsAnsweredWithRtuOnly)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
+	EXPECT_FALSE(c.a.start) << "the engine starts once";
+	EXPECT_FALSE(c.a.state);
+	// From another QPN: not the peer's, not answered.
+	struct mrc_cm_facts m = Conn::Peer();
+
+	m.from_peer = false;
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs, m);
+	EXPECT_TRUE(Nothing(c.a));
+}
+
+TEST(CmFsm, RejectEndsConnectExceptAFullBacklogBeforeTheDeadline)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Connect(kT0, 1000 * kMs);
+	m.rej_reason = MRC_REJ_BACKLOG_FULL;
+	c.Msg(MRC_OP_CM_REJ, kT0 + 10 * kMs, m);
+	EXPECT_TRUE(Nothing(c.a)) << "a full backlog is retried";
+	c.Msg(MRC_OP_CM_REJ, kT0 + 1000 * kMs, m);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, ENOBUFS);
+
+	Conn d;
+
+	d.Connect(kT0);
+	m.rej_reason = MRC_REJ_NO_LISTENER;
+	d.Msg(MRC_OP_CM_REJ, kT0, m);
+	EXPECT_TRUE(d.a.done);
+	EXPECT_EQ(d.a.err, ECONNREFUSED);
+	EXPECT_FALSE(d.a.timeout);
+}
+
+// Two connected ends, a close on one side: DREQ once all is acked.
+TEST(CmFsm, CloseWaitsForEverythingAcknowledged)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0 + kMs, false);
+	EXPECT_TRUE(Nothing(c.a)) << "bytes in flight: no DREQ yet";
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
+	c.Timer(kT0 + 2 * kMs, true);
+	EXPECT_EQ(c.state, MRC_ST_DREQ_SENT);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREQ);
+	EXPECT_EQ(c.f.deadline, kT0 + 2 * kMs + MRC_CM_FIN_WAIT_NS);
+	// The DREP closes our direction; the peer's stays open.
+	c.Msg(MRC_OP_CM_DREP, kT0 + 3 * kMs);
+	EXPECT_TRUE(c.f.fin_acked);
+	EXPECT_FALSE(c.a.done);
+	EXPECT_TRUE(c.a.wake);
+	c.Timer(kT0 + 4 * kMs);
+	EXPECT_TRUE(Nothing(c.a)) << "no DREQ retransmission once answered";
+	// The peer's DREQ ends the connection.
+	c.Msg(MRC_OP_CM_DREQ, kT0 + 5 * kMs);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
+	EXPECT_TRUE(c.a.rcv_shutdown);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0);
+}
+
+TEST(CmFsm, PeerClosesFirst)
+{
+	Conn c;
+
+	c.Accept(kT0);
+	c.Msg(MRC_OP_CM_RTU, kT0);
+	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs);
+	EXPECT_EQ(c.state, MRC_ST_PEER_CLOSED);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
+	EXPECT_TRUE(c.a.rcv_shutdown);
+	EXPECT_TRUE(c.a.wake);
+	// A repeated DREQ (our DREP was lost) is answered again, no more.
+	c.Msg(MRC_OP_CM_DREQ, kT0 + 2 * kMs);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
+	EXPECT_FALSE(c.a.rcv_shutdown);
+	EXPECT_FALSE(c.a.wake);
+	// Our close: DREQ, then its DREP ends the connection.
+	c.Close(kT0 + 3 * kMs);
+	EXPECT_EQ(c.state, MRC_ST_DREQ_SENT);
+	c.Msg(MRC_OP_CM_DREP, kT0 + 4 * kMs);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0);
+}
+
+TEST(CmFsm, DreqNeedsTheEngineAndThePeer)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Accept(kT0);
+	c.Msg(MRC_OP_CM_RTU, kT0);
+	m.from_peer = false;
+	c.Msg(MRC_OP_CM_DREQ, kT0, m);
+	EXPECT_TRUE(Nothing(c.a));
+	m = Conn::Peer();
+	m.has_conn = false;
+	c.Msg(MRC_OP_CM_DREQ, kT0, m);
+	EXPECT_TRUE(Nothing(c.a));
+	EXPECT_FALSE(c.f.peer_fin);
+}
+
+TEST(CmFsm, AnOrphanEndsOnItsDrep)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	m.orphan = true;
+	c.Msg(MRC_OP_CM_DREP, kT0 + kMs, m);
+	EXPECT_TRUE(c.a.done);
+}
+
+TEST(CmFsm, UnansweredDreqGivesUpCleanly)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	c.Timer(kT0 + MRC_CM_FIN_WAIT_NS);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0) << "the peer is gone; our data was all acked";
+	EXPECT_FALSE(c.a.timeout);
+}
+
+TEST(CmFsm, CloseDuringConnectEndsIt)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Close(kT0);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0);
+	// Closing what is already closed does nothing.
+	c.Close(kT0);
+	EXPECT_TRUE(Nothing(c.a));
+}
+
+} // namespace
