@@ -332,18 +332,6 @@ u32 mrc_cfg_max_ev_set(struct net *net)
 EXPORT_SYMBOL_GPL(mrc_cfg_max_ev_set);
 
 /**
- * mrc_cfg_udp_port() - UDP destination port of MRC packets.
- * @net: the namespace.
- *
- * Return: the port, host order.
- */
-u16 mrc_cfg_udp_port(struct net *net)
-{
-	return READ_ONCE(mrc_net(net)->udp_port);
-}
-EXPORT_SYMBOL_GPL(mrc_cfg_udp_port);
-
-/**
  * mrc_cfg_register_notifier() - follow configuration changes.
  * @net: the namespace.
  * @nb: the callback; called with enum mrc_cfg_event and a

@@ -172,7 +172,6 @@ int mrc_cfg_path_get(struct net *net, u32 id, struct mrc_cfg_cand *cand,
 int mrc_cfg_policy_get(struct net *net, const char *name,
 		       struct mrc_policy *out, char *name_out);
 u32 mrc_cfg_max_ev_set(struct net *net);
-u16 mrc_cfg_udp_port(struct net *net);
 int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb);
 int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb);
 

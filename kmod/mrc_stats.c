@@ -74,17 +74,6 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 };
 
 /**
- * mrc_mib_name() - the /proc name of a counter.
- * @field: enum mrc_mib.
- *
- * Return: the name, or NULL for MRC_MIB_UNSPEC and unknown values.
- */
-const char *mrc_mib_name(unsigned int field)
-{
-	return field < __MRC_MIB_MAX ? mrc_mib_names[field] : NULL;
-}
-
-/**
  * mrc_stats_fold() - sum a namespace's counters over every CPU.
  * @net: the namespace.
  * @out: __MRC_MIB_MAX values, indexed by enum mrc_mib.

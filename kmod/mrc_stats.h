@@ -23,7 +23,6 @@ struct mrc_mib_stats {
 int mrc_stats_net_init(struct net *net);
 void mrc_stats_net_exit(struct net *net);
 void mrc_stats_fold(struct net *net, u64 *out);
-const char *mrc_mib_name(unsigned int field);
 
 /**
  * MRC_INC_STATS() - count one event in a namespace's MIB (any context).

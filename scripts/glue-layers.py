@@ -36,7 +36,8 @@ Output: the parts (lines, layer), each part's edges with up to 3 symbols
 N parts, M cycles (largest: K parts)". --json: all of it, and per file the
 headers included, non-static functions defined, glue functions called.
 --dot: a Graphviz digraph. --check ALLOWED: exit 1 if a cycle is not
-allowed, else 0 (2: usage). ALLOWED: one cycle a line, its parts space
+allowed or a non-static function of a .c has no user in another part (it
+should be static, or go), else 0 (2: usage). ALLOWED: one cycle a line, its parts space
 separated, "#" comments; a cycle passes if its parts are a subset of one
 line (one that shrank passes; a grown or new one fails).
 """
@@ -306,8 +307,18 @@ def print_dot(parts, edges, cycles, level):
     return 0
 
 
-def check(allowed_file, cycles, edges):
-    """--check: report the cycles no line of the allowed file covers."""
+def unused_funcs(root):
+    """Non-static functions of a .c that no other part calls or names:
+    [(part, file, name)]. Each should be static, or go."""
+    parts, edges = analyse(root, refs=True)
+    used = {n for syms in edges.values() for n in syms}
+    return sorted((p, rel, n) for p, v in parts.items()
+                  for rel, f in v['files'].items() for n in f['defines'] if n not in used)
+
+
+def check(allowed_file, cycles, edges, unused):
+    """--check: report the cycles no line of the allowed file covers, and
+    every non-static function no other part uses."""
     with allowed_file:
         allowed = [set(l.split('#', 1)[0].split()) for l in allowed_file]
     allowed = [a for a in allowed if a]
@@ -320,7 +331,9 @@ def check(allowed_file, cycles, edges):
         print('glue-layers: cycle not allowed: %s' % ' '.join(c['parts']))
         for e in c['closing']:
             print('    closed by %s -> %s: %s' % (e[0], e[1], examples(edges[e])))
-    return 1 if bad else 0
+    for p, rel, n in unused:
+        print('glue-layers: %s (%s) is not static but no other part uses it' % (n, rel))
+    return 1 if bad or unused else 0
 
 
 def print_report(parts, edges, cycles, level):
@@ -347,7 +360,61 @@ def print_report(parts, edges, cycles, level):
     return 0
 
 
+SELF_TEST_TREE = {
+    # a -> b -> a is a cycle; c's helper is non-static and used by nobody.
+    'kmod/mrc_a.c': 'int mrc_a_f(void)\n{\n\treturn mrc_b_f();\n}\n',
+    'kmod/mrc_a.h': 'int mrc_a_f(void);\n',
+    'kmod/mrc_b.c': 'int mrc_b_f(void)\n{\n\treturn mrc_a_f();\n}\n',
+    'kmod/mrc_b.h': 'int mrc_b_f(void);\n',
+    'kmod/mrc_c.c': 'int mrc_c_helper(void)\n{\n\treturn 0;\n}\n'
+                    'int mrc_c_f(void)\n{\n\treturn mrc_c_helper() + mrc_b_f();\n}\n',
+    'kmod/mrc_d.c': 'int mrc_d_f(void)\n{\n\treturn mrc_c_f() + mrc_a_f();\n}\n',
+    'kmod/mrc_main.c': 'static int x(void)\n{\n\treturn mrc_d_f();\n}\n',
+}
+
+
+def self_test():
+    """--self-test: the check must fail on a cycle and on an unused
+    non-static function, name both, and pass once both are fixed."""
+    import io
+    import tempfile
+    import contextlib
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in SELF_TEST_TREE.items():
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), 'w') as f:
+                f.write(text)
+
+        def run():
+            parts, edges = analyse(root)
+            succ = {v: {b for a, b in edges if a == v} for v in parts}
+            cycles = [{'parts': c, 'closing': closing_edges(c, {e: 1 for e in edges})[1]}
+                      for c in sccs(parts, succ) if len(c) > 1]
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                status = check(io.StringIO(''), cycles, edges, unused_funcs(root))
+            return status, out.getvalue()
+        status, out = run()
+        if status != 1 or 'cycle not allowed: mrc_a mrc_b' not in out or \
+                'mrc_c_helper (mrc_c.c)' not in out or 'mrc_c_f' in out:
+            print('glue-layers self-test: the broken tree was not caught:\n' + out)
+            return 1
+        with open(os.path.join(root, 'kmod/mrc_b.c'), 'w') as f:
+            f.write('int mrc_b_f(void)\n{\n\treturn 1;\n}\n')
+        with open(os.path.join(root, 'kmod/mrc_c.c'), 'w') as f:
+            f.write('static int mrc_c_helper(void)\n{\n\treturn 0;\n}\n'
+                    'int mrc_c_f(void)\n{\n\treturn mrc_c_helper() + mrc_b_f();\n}\n')
+        status, out = run()
+        if status != 0:
+            print('glue-layers self-test: the fixed tree failed:\n' + out)
+            return 1
+    print('glue-layers self-test: ok')
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test()
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--root', default=os.path.join(os.path.dirname(
         os.path.abspath(__file__)), '..'), help='repository root')
@@ -389,8 +456,12 @@ def main():
         return 0
     if args.dot:
         return print_dot(parts, edges, cycles, level)
-    status = check(args.check, cycles, edges) if args.check else \
+    unused = unused_funcs(os.path.abspath(args.root))
+    status = check(args.check, cycles, edges, unused) if args.check else \
         print_report(parts, edges, cycles, level)
+    if not args.check:
+        for p, rel, n in unused:
+            print('unused outside its part: %s (%s)' % (n, rel))
     print(summary)
     return status
 
