@@ -205,7 +205,6 @@ out:
 	rcu_read_unlock();
 	return n;
 }
-EXPORT_SYMBOL_GPL(mrc_cfg_path_lookup);
 
 /**
  * mrc_cfg_ports_up() - which planes of the namespace are up, as the
@@ -317,7 +316,6 @@ int mrc_cfg_policy_get(struct net *net, const char *name,
 	rcu_read_unlock();
 	return err;
 }
-EXPORT_SYMBOL_GPL(mrc_cfg_policy_get);
 
 /**
  * mrc_cfg_max_ev_set() - most EVs a connection's set may hold.
@@ -329,7 +327,6 @@ u32 mrc_cfg_max_ev_set(struct net *net)
 {
 	return READ_ONCE(mrc_net(net)->max_ev_set);
 }
-EXPORT_SYMBOL_GPL(mrc_cfg_max_ev_set);
 
 /**
  * mrc_cfg_register_notifier() - follow configuration changes.
@@ -343,7 +340,6 @@ int mrc_cfg_register_notifier(struct net *net, struct notifier_block *nb)
 {
 	return blocking_notifier_chain_register(&mrc_net(net)->chain, nb);
 }
-EXPORT_SYMBOL_GPL(mrc_cfg_register_notifier);
 
 /**
  * mrc_cfg_unregister_notifier() - stop following configuration changes.
@@ -356,7 +352,6 @@ int mrc_cfg_unregister_notifier(struct net *net, struct notifier_block *nb)
 {
 	return blocking_notifier_chain_unregister(&mrc_net(net)->chain, nb);
 }
-EXPORT_SYMBOL_GPL(mrc_cfg_unregister_notifier);
 
 /**
  * mrc_cfg_net_init() - empty configuration of a new namespace.

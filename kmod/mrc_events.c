@@ -119,7 +119,6 @@ void mrc_event_path_state(struct net *net, u32 conn_id, u32 ev, u32 path_id,
 abort:
 	mrc_event_abort(net, skb);
 }
-EXPORT_SYMBOL_GPL(mrc_event_path_state);
 
 /**
  * mrc_event_conn() - a connection was established, closed or failed.
@@ -156,7 +155,6 @@ void mrc_event_conn(struct net *net, enum mrc_event_type type,
 abort:
 	mrc_event_abort(net, skb);
 }
-EXPORT_SYMBOL_GPL(mrc_event_conn);
 
 /**
  * mrc_event_recovery() - a connection repaired a loss.
@@ -186,7 +184,6 @@ void mrc_event_recovery(struct net *net, u32 conn_id, u64 ttr_ns)
 abort:
 	mrc_event_abort(net, skb);
 }
-EXPORT_SYMBOL_GPL(mrc_event_recovery);
 
 /**
  * mrc_event_plane() - a plane went up or down.
