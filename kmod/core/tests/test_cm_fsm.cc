@@ -67,8 +67,8 @@ struct Conn {
 
 bool Nothing(const struct mrc_cm_act &a)
 {
-	return !a.start && !a.state && !a.new_ev && !a.send && !a.rcv_shutdown &&
-	       !a.accept && !a.timeout && !a.done && !a.wake && !a.timer;
+	return !a.start && !a.state && !a.new_ev && !a.send && !a.rcv_shutdown && !a.accept &&
+	       !a.timeout && !a.done && !a.wake && !a.timer;
 }
 
 TEST(CmFsm, ActiveHandshake)
@@ -86,7 +86,7 @@ TEST(CmFsm, ActiveHandshake)
 	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
 	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
 	EXPECT_TRUE(c.a.wake);
-	EXPECT_FALSE(c.a.accept);	// the active side is nobody's child
+	EXPECT_FALSE(c.a.accept); // the active side is nobody's child
 }
 
 TEST(CmFsm, ConnectWithoutBudgetUsesTheDefault)
@@ -193,8 +193,8 @@ TEST(CmFsm, HalfOpenTimesOut)
 
 TEST(CmFsm, MessagesNotOfThisAttemptAreIgnored)
 {
-	for (u8 op : {MRC_OP_CM_REP, MRC_OP_CM_RTU, MRC_OP_CM_REJ, MRC_OP_CM_DREQ,
-		      MRC_OP_CM_DREP}) {
+	for (u8 op :
+	     {MRC_OP_CM_REP, MRC_OP_CM_RTU, MRC_OP_CM_REJ, MRC_OP_CM_DREQ, MRC_OP_CM_DREP}) {
 		Conn c;
 		struct mrc_cm_facts m = Conn::Peer();
 
