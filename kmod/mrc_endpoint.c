@@ -66,10 +66,9 @@ void mrc_ep_net_init(struct mrc_dp_net *dn)
 static void mrc_ep_answer(struct net *net, struct sk_buff *skb,
 			  const struct mrc_ep_req *req, u64 rx_time)
 {
-	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	u16 ev16 = MRC_SKB_CB(skb)->ev16;
 	struct mrc_pkt pkt = {};
-	struct mrc_flow fl = {};
+	struct mrc_flow fl;
 
 	pkt.type = MRC_PKT_EP_RESP;
 	pkt.bth.opcode = MRC_OP_EP_RESPONSE;
@@ -82,11 +81,7 @@ static void mrc_ep_answer(struct net *net, struct sk_buff *skb,
 	pkt.u.ep_resp.rx_time = rx_time;
 	pkt.u.ep_resp.entropy = ev16;
 	pkt.u.ep_resp.tx_time = ktime_get_ns();
-	fl.saddr = ip6h->daddr;
-	fl.daddr = ip6h->saddr;
-	fl.sport = ev16 ?: 0xc000;
-	fl.dport = READ_ONCE(mrc_dp_net(net)->udp_port);
-	fl.flowlabel = fl.sport;
+	mrc_flow_reply(net, skb, &fl);
 	if (!mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0))
 		MRC_INC_STATS(net, MRC_MIB_OUT_PKTS);
 }
@@ -236,7 +231,7 @@ static int mrc_ep_send_probe(struct net *net, struct mrc_ep_probe *pr,
 	rt.path_id = cand->path_id;
 	memcpy(rt.segs, cand->segs, sizeof(rt.segs));
 	fl.daddr = pr->dst;
-	fl.sport = (ev & 0xffff) ?: 0xc000;
+	fl.sport = (ev & 0xffff) ?: MRC_EV_NONZERO;
 	fl.dport = READ_ONCE(mrc_dp_net(net)->udp_port);
 	fl.flowlabel = ev & MRC_FLOWLABEL_MASK;
 

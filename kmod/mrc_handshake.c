@@ -83,9 +83,8 @@ static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 				   const struct mrc_pkt *req, u8 opcode,
 				   u8 reason)
 {
-	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	struct mrc_pkt pkt = {};
-	struct mrc_flow fl = {};
+	struct mrc_flow fl;
 
 	pkt.type = MRC_PKT_CM;
 	pkt.bth.opcode = opcode;
@@ -99,11 +98,7 @@ static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 	pkt.u.cm.rej_reason = reason;
 	if (opcode == MRC_OP_CM_REJ)
 		MRC_INC_STATS(net, MRC_MIB_HS_REJECTED);
-	fl.saddr = ip6h->daddr;
-	fl.daddr = ip6h->saddr;
-	fl.sport = MRC_SKB_CB(skb)->ev16 ?: 0xc000;
-	fl.dport = READ_ONCE(mrc_dp_net(net)->udp_port);
-	fl.flowlabel = fl.sport;
+	mrc_flow_reply(net, skb, &fl);
 	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
 }
 

@@ -2,6 +2,7 @@
 /*
  * MRC for Linux: building packets and handing them to the encapsulation.
  */
+#include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <net/inet_ecn.h>
 #include <net/sock.h>
@@ -91,6 +92,26 @@ int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 }
 
 /**
+ * mrc_flow_reply() - the inner header of a stateless answer to a received
+ * packet: back to its source, on the EV it came on.
+ * @net: the namespace.
+ * @skb: the received packet.
+ * @fl: filled in (DSCP 0).
+ */
+void mrc_flow_reply(struct net *net, const struct sk_buff *skb,
+		    struct mrc_flow *fl)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+	memset(fl, 0, sizeof(*fl));
+	fl->saddr = ip6h->daddr;
+	fl->daddr = ip6h->saddr;
+	fl->sport = MRC_SKB_CB(skb)->ev16 ?: MRC_EV_NONZERO;
+	fl->dport = READ_ONCE(mrc_dp_net(net)->udp_port);
+	fl->flowlabel = fl->sport;
+}
+
+/**
  * mrc_flow_of() - the inner header of a connection's packets.
  * @msk: the socket.
  * @fl: filled in.
@@ -100,9 +121,7 @@ void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
 {
 	fl->saddr = msk->saddr;
 	fl->daddr = msk->daddr;
-	fl->sport = ev & 0xffff;
-	if (!fl->sport)
-		fl->sport = 0xc000;	/* never port 0 */
+	fl->sport = (ev & 0xffff) ?: MRC_EV_NONZERO;
 	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
 	fl->flowlabel = ev & 0xfffff;
 	/* IPV6_TCLASS gives the DSCP; the ECN bits are not the user's. */

@@ -8,6 +8,9 @@
 #include "mrc_dp.h"
 #include "core/mrc_wire.h"
 
+/* The UDP source port of an EV whose 16 wire bits are 0: never port 0. */
+#define MRC_EV_NONZERO	0xc000
+
 /* Largest header-only packet the module sends (CM messages are largest). */
 #define MRC_PKT_HDR_MAX_ANY	128
 
@@ -17,6 +20,8 @@ int mrc_xmit(struct net *net, struct sk_buff *skb, const struct mrc_route *rt,
 struct mrc_sock;
 
 void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev);
+void mrc_flow_reply(struct net *net, const struct sk_buff *skb,
+		    struct mrc_flow *fl);
 int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 		     const struct mrc_route *rt, const struct mrc_flow *fl,
 		     u32 mark, u32 priority);
