@@ -4,6 +4,11 @@
 // failure, bounded stalls).
 #include "sim.h"
 
+extern "C" {
+#include "mrc_cm.h"
+#include "mrc_cm_fsm.h"
+}
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -75,7 +80,7 @@ struct Packet {
 struct Event {
 	uint64_t when;
 	uint64_t seq;
-	int kind; // 0 packet, 1 timer, 2 reader tick
+	int kind; // 0 packet, 1 timer, 2 reader tick, 3 plane edge, 4 CM timer
 	int side;
 	uint64_t gen;
 	std::shared_ptr<Packet> pkt;
@@ -103,6 +108,16 @@ struct Endpoint {
 	uint64_t stall = 0;
 	bool reader_due = true;
 	uint64_t fail_ns = 0;
+	// connection management (kmod/core/mrc_cm_fsm.h): A connects, B
+	// accepts; the engines run once established; both close at the end
+	mrc_cm_fsm cm{};
+	uint8_t cm_state = MRC_ST_CLOSED;
+	uint64_t cm_timer_gen = 0;
+	uint16_t cm_ev = 0;
+	mrc_cm_params lparams{};
+	bool started = false, cm_over = false;
+	int cm_err = 0;
+	uint64_t cm_over_ns = 0;
 	bool done_recv() const { return read >= peer_total && msgs_read >= peer_msgs.size(); }
 };
 
@@ -121,6 +136,8 @@ private:
 	std::mt19937_64 rng_;
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
 	uint64_t now_ = 0, seq_ = 0;
+	uint64_t cookie_ = 0;
+	bool closing_ = false;
 	Endpoint ep_[2];
 	// per path, per direction (0: A->B, 1: B->A)
 	std::vector<uint64_t> busy_[2], last_arr_[2];
@@ -148,6 +165,9 @@ private:
 	bool app_read(int side);
 	void arm(int side);
 	void apply_planes();
+	void cm_send(int side, uint8_t opcode);
+	bool cm_act(int side, const mrc_cm_act &a);
+	bool cm_input(int side, const mrc_pkt &pkt);
 };
 
 void Sim::log(const char *fmt, ...)
@@ -205,6 +225,14 @@ bool Sim::setup_endpoint(int side)
 	int err = mrc_conn_init(&e.conn, &p, e.storage.data(), cands.data(), cands.size(), 0);
 	if (err)
 		return fail("mrc_conn_init failed: " + std::to_string(err));
+	e.lparams.sock_type =
+	    sc_.sock_type == MRC_CONN_SEQPACKET ? MRC_CM_SOCK_SEQPACKET : MRC_CM_SOCK_STREAM;
+	e.lparams.mpr = 1;
+	e.lparams.max_payload = 1400;
+	e.lparams.init_psn = p.tx_init_psn;
+	e.lparams.r_key = p.rx_r_key;
+	e.lparams.rcv_window = (uint32_t)sc_.rcvbuf;
+	e.cm_ev = (uint16_t)mix64(seed_ * 13 + side);
 	e.total = side ? sc_.bytes_ba : sc_.bytes_ab;
 	e.peer_total = side ? sc_.bytes_ab : sc_.bytes_ba;
 	return true;
@@ -286,6 +314,22 @@ bool Sim::deliver(const Packet &p)
 	if (derr)
 		return fail(std::string("decoder rejected a good packet: ") +
 			    mrc_wire_err_name(derr));
+	if (pkt.bth.dest_qpn == MRC_QPN_CM)
+		return cm_input(p.to, pkt);
+	if (!e.started) {
+		mrc_cm_act a;
+
+		// the accepted side completes on data carrying its key (a lost RTU)
+		if (pkt.type != MRC_PKT_DATA || pkt.u.data.r_key != e.lparams.r_key)
+			return true;
+		mrc_cm_fsm_keyed_data(e.cm_state, &a);
+		if (!cm_act(p.to, a))
+			return false;
+		if (!e.started)
+			return fail("keyed data did not complete the handshake");
+	}
+	if (e.cm_over)
+		return true; // the connection ended: the socket is gone
 	int drop = mrc_conn_rx(&e.conn, &pkt, p.wire_ev, p.ce, now_, &v);
 	if (drop) {
 		// a correct peer never provokes these
@@ -379,6 +423,8 @@ bool Sim::kick(int side)
 	mrc_conn *c = &e.conn;
 	uint8_t buf[MRC_PKT_HDR_MAX + 70000];
 
+	if (!e.started || e.cm_over)
+		return true;
 	if (e.reader_due && !app_read(side))
 		return false;
 	if (!sc_.read_period_ns)
@@ -445,6 +491,106 @@ bool Sim::kick(int side)
 	return true;
 }
 
+// A CM message of @side, on the path its current EV hashes to.
+void Sim::cm_send(int side, uint8_t opcode)
+{
+	Endpoint &e = ep_[side];
+	uint8_t buf[MRC_PKT_HDR_MAX];
+	mrc_cm cm{};
+	mrc_pkt pkt;
+
+	cm.port = 4791;
+	cm.client_port = 40000;
+	cm.src_qpn = side ? 0x200 : 0x100;
+	cm.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : (side ? 0x100 : 0x200);
+	cm.cookie = cookie_;
+	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
+		cm.params = e.lparams;
+	else if (opcode == MRC_OP_CM_RTU)
+		cm.params = ep_[1 - side].lparams; // the REP's, echoed
+	mrc_cm_pkt(&pkt, opcode, &cm);
+	int n = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+	if (n < 0) {
+		fail(std::string("CM encode: ") + mrc_wire_err_name(n));
+		return;
+	}
+	log("side %d sends CM 0x%x on ev %u", side, opcode, e.cm_ev);
+	transmit(side, e.cm_ev % (sc_.planes * sc_.per_plane), e.cm_ev,
+		 std::vector<uint8_t>(buf, buf + n));
+}
+
+// Do what the state machine decided, as kmod/mrc_handshake.c does.
+bool Sim::cm_act(int side, const mrc_cm_act &a)
+{
+	Endpoint &e = ep_[side];
+
+	if (a.start) {
+		if (e.started)
+			return fail("engine started twice");
+		e.started = true;
+		e.last_progress = now_;
+	}
+	if (a.state)
+		e.cm_state = a.state;
+	if (a.new_ev)
+		e.cm_ev = (uint16_t)rng_();
+	if (a.send)
+		cm_send(side, a.send);
+	if (a.done) {
+		e.cm_state = MRC_ST_CLOSED;
+		e.cm_over = true;
+		e.cm_err = a.err;
+		e.cm_over_ns = now_;
+		log("side %d connection over, err %d", side, a.err);
+		return true;
+	}
+	if (a.timer) {
+		e.cm_timer_gen++;
+		q_.push(
+		    {std::max<uint64_t>(a.timer, now_), seq_++, 4, side, e.cm_timer_gen, nullptr});
+	}
+	if (a.start)
+		return kick(side);
+	return true;
+}
+
+// A CM message for @side: B's first CM_REQ makes it accept.
+bool Sim::cm_input(int side, const mrc_pkt &pkt)
+{
+	Endpoint &e = ep_[side];
+	const mrc_cm &cm = pkt.u.cm;
+	mrc_cm_facts m{};
+	mrc_cm_act a;
+
+	if (pkt.type != MRC_PKT_CM)
+		return fail("unexpected RESET");
+	if (pkt.bth.opcode == MRC_OP_CM_REQ) {
+		if (side != 1)
+			return fail("CM_REQ to the connecting side");
+		if (mrc_cm_params_check(&cm.params))
+			return fail("CM_REQ parameters refused");
+		if (e.cm_state != MRC_ST_CLOSED || e.cm_over) {
+			if (e.cm_state == MRC_ST_REP_SENT)
+				cm_send(side, MRC_OP_CM_REP); // a retried REQ
+			return true;
+		}
+		mrc_cm_fsm_accept(&e.cm, now_, &a);
+		return cm_act(side, a);
+	}
+	m.opcode = pkt.bth.opcode;
+	m.ours = cm.cookie == cookie_ && cm.port == 4791 && cm.client_port == 40000;
+	m.from_peer = cm.src_qpn == (side ? 0x100u : 0x200u);
+	m.rtu_ok = cm.params.r_key == e.lparams.r_key && cm.params.init_psn == e.lparams.init_psn;
+	m.rej_reason = cm.rej_reason;
+	m.has_conn = true;
+	if (!m.ours)
+		return fail("a CM message not of this attempt");
+	if (m.opcode == MRC_OP_CM_REP && mrc_cm_params_check(&cm.params))
+		return fail("CM_REP parameters refused");
+	mrc_cm_fsm_msg(&e.cm, e.cm_state, &m, now_, &a);
+	return cm_act(side, a);
+}
+
 void Sim::apply_planes()
 {
 	// plane faults are at side A's port: A's engine is told, B learns it
@@ -507,8 +653,15 @@ Result Sim::run()
 	if (sc_.read_period_ns)
 		for (int s = 0; s < 2; s++)
 			q_.push({sc_.read_period_ns, seq_++, 2, s, 0, nullptr});
-	if (!kick(0) || !kick(1))
-		return res_;
+	// A connects; B starts when the handshake completes (cm_act()).
+	cookie_ = mix64(seed_ * 17 + 3);
+	{
+		mrc_cm_act a;
+
+		mrc_cm_fsm_connect(&ep_[0].cm, now_, 0, &a);
+		if (!cm_act(0, a))
+			return res_;
+	}
 
 	uint64_t same_time = 0, last_t = ~0ULL;
 	while (!q_.empty() && res_.ok) {
@@ -534,6 +687,16 @@ Result Sim::run()
 				continue;
 			ep_[side].timer_at = 0;
 			mrc_conn_on_timer(&ep_[side].conn, now_);
+		} else if (ev.kind == 4) {
+			Endpoint &e = ep_[side];
+			mrc_cm_act a;
+
+			if (ev.gen != e.cm_timer_gen || e.cm_over)
+				continue;
+			mrc_cm_fsm_timer(&e.cm, e.cm_state, now_,
+					 !e.started || mrc_conn_all_acked(&e.conn), &a);
+			if (!cm_act(side, a))
+				break;
 		} else if (ev.kind == 2) {
 			ep_[side].reader_due = true;
 			q_.push({now_ + sc_.read_period_ns, seq_++, 2, side, 0, nullptr});
@@ -551,8 +714,20 @@ Result Sim::run()
 			ep_[side].reader_due = false;
 		bool done = true;
 		for (int s = 0; s < 2; s++)
-			done = done && ep_[s].done_recv() && mrc_conn_all_acked(&ep_[s].conn);
-		if (done)
+			done = done && ep_[s].started && ep_[s].done_recv() &&
+			       mrc_conn_all_acked(&ep_[s].conn);
+		if (done && !closing_) {
+			// both applications close: a DREQ each way, then the end
+			closing_ = true;
+			res_.close_ns = now_;
+			for (int s = 0; s < 2 && res_.ok; s++) {
+				mrc_cm_act a;
+
+				mrc_cm_fsm_close(&ep_[s].cm, ep_[s].cm_state, now_, true, &a);
+				cm_act(s, a);
+			}
+		}
+		if (closing_ && ep_[0].cm_over && ep_[1].cm_over)
 			break;
 		if (ep_[0].conn.err && ep_[1].conn.err)
 			break;
@@ -610,6 +785,12 @@ Result Sim::run()
 		return res_;
 	}
 	for (int s = 0; s < 2; s++) {
+		if (!ep_[s].cm_over || ep_[s].cm_err)
+			return fail("side " + std::to_string(s) + " did not close cleanly (err " +
+				    std::to_string(ep_[s].cm_err) + ")"),
+			       res_;
+		if (ep_[s].cm_over_ns > res_.close_ns + MRC_CM_FIN_WAIT_NS)
+			return fail("side " + std::to_string(s) + " closed too late"), res_;
 		if (ep_[s].conn.err)
 			return fail("side " + std::to_string(s) + " failed with err " +
 				    std::to_string(ep_[s].conn.err)),

@@ -60,6 +60,7 @@ struct Result {
 	bool ok = true;
 	std::string why;
 	uint64_t end_ns = 0;
+	uint64_t close_ns = 0; // both applications closed (all delivered)
 	uint64_t stall_ns = 0; // longest delivery stall after fault_at
 	uint64_t ttr_max_ns = 0, ttr_count = 0, ttr_total_ns = 0;
 	uint64_t bytes = 0;
