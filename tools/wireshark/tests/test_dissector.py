@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check tools/wireshark/mrc.lua against the protocol core's encoder.
+
+gen_pcap writes a pcap of every packet type MRC for Linux sends (encoded by
+mrc_pkt_encode()), then truncated, random and mutated packets, and a JSON
+file of what each frame holds: the field values the encoder was given, or
+the verdict of the core's decoder (mrc_pkt_decode()). This script runs
+tshark with the dissector once over the capture and checks, frame by frame:
+
+- valid packets: every field decodes to the encoder's value, the verdict is
+  "ok", and no expert info at all (no malformed flag, no warning);
+- every other packet: the dissector's verdict is the decoder's drop reason
+  (or "ok" when a mutation left the packet valid), and a dropped packet
+  carries the Malformed expert info;
+- no frame has a Lua error, and tshark prints nothing on stderr;
+- the "mrc.udp_port" preference moves the dissector to another port.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+MALFORMED_GROUP = 0x07000000
+ALWAYS = ["frame.number", "udp.length", "mrc.verdict", "mrc.malformed",
+          "_ws.malformed", "_ws.lua.error", "_ws.expert", "_ws.expert.group"]
+
+
+def run_tshark(args, pcap, fields, extra=()):
+    cmd = [args.tshark, "-n", "-X", "lua_script:" + args.lua, "-r", pcap,
+           "-T", "json", *extra]
+    for f in fields:
+        cmd += ["-e", f]
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    stderr = "\n".join(line for line in p.stderr.splitlines()
+                       if "Running as user" not in line)
+    if p.returncode != 0:
+        sys.exit(f"tshark failed ({p.returncode}): {stderr}")
+    return [pkt["_source"]["layers"] for pkt in json.loads(p.stdout)], stderr
+
+
+def as_value(expected, got):
+    """tshark prints numbers as decimal, hex (0x..) or 0/1 for booleans."""
+    if isinstance(expected, str):
+        return got
+    try:
+        return int(got, 0)
+    except ValueError:
+        return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--lua", required=True)
+    ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--workdir", default=".")
+    args = ap.parse_args()
+
+    pcap = os.path.join(args.workdir, "mrc-all.pcap")
+    expj = os.path.join(args.workdir, "mrc-all.json")
+    subprocess.run([args.gen, pcap, expj], check=True)
+    with open(expj, encoding="utf-8") as fp:
+        exp = json.load(fp)
+    frames, nvalid = exp["frames"], exp["valid"]
+
+    fields = list(ALWAYS)
+    for fr in frames:
+        for k in fr:
+            if k not in fields:
+                fields.append(k)
+    layers, stderr = run_tshark(args, pcap, fields)
+
+    errors = []
+    if stderr.strip():
+        errors.append("tshark stderr: " + stderr.strip()[:2000])
+    if len(layers) != len(frames):
+        errors.append(f"tshark read {len(layers)} frames, expected {len(frames)}")
+
+    n_fields = n_bad = n_dropped = 0
+    for i, (fr, got) in enumerate(zip(frames, layers)):
+        num = i + 1
+        where = f"frame {num}"
+        if "_ws.lua.error" in got:
+            errors.append(f"{where}: Lua error {got.get('_ws.expert')}")
+        if got.get("udp.length") == ["8"]:
+            # UDP hands an empty payload to no dissector: nothing to check
+            continue
+        if "mrc.verdict" not in got:
+            errors.append(f"{where}: not dissected as MRC")
+            continue
+        verdict = got["mrc.verdict"][0]
+        groups = [int(g, 0) for g in got.get("_ws.expert.group", [])]
+        if i < nvalid:
+            for k, v in fr.items():
+                vals = got.get(k)
+                if vals is None:
+                    errors.append(f"{where}: field {k} missing (expected {v})")
+                    continue
+                if len(vals) != 1 or as_value(v, vals[0]) != v:
+                    errors.append(f"{where}: {k} = {vals}, expected {v}")
+                n_fields += 1
+            if "_ws.expert" in got or "_ws.malformed" in got:
+                errors.append(f"{where}: valid packet has expert info "
+                              f"{got.get('_ws.expert')}")
+            continue
+        n_bad += 1
+        want = fr["mrc.verdict"]
+        if verdict != want:
+            errors.append(f"{where}: verdict {verdict}, the core's decoder says {want}")
+        if want != "ok":
+            n_dropped += 1
+            if "mrc.malformed" not in got or MALFORMED_GROUP not in groups:
+                errors.append(f"{where}: dropped packet ({want}) not flagged malformed")
+        elif "mrc.malformed" in got:
+            errors.append(f"{where}: valid packet flagged malformed")
+
+    # The port preference: the same capture read with MRC moved to port
+    # 9999 is no longer MRC; with the port of the capture it is again.
+    moved, _ = run_tshark(args, pcap, ["mrc.verdict"],
+                          ["-c", "3", "-o", "mrc.udp_port:9999"])
+    if any("mrc.verdict" in l for l in moved):
+        errors.append("mrc.udp_port:9999 still dissects port 4791 as MRC")
+    back, _ = run_tshark(args, pcap, ["mrc.verdict"],
+                         ["-c", "3", "-o", "mrc.udp_port:4791"])
+    if not all("mrc.verdict" in l for l in back):
+        errors.append("mrc.udp_port:4791 does not dissect port 4791")
+
+    for e in errors[:60]:
+        print("FAIL:", e)
+    if len(errors) > 60:
+        print(f"... and {len(errors) - 60} more")
+    print(f"{len(frames)} frames: {nvalid} valid packets ({n_fields} fields "
+          f"checked), {n_bad} truncated/random/mutated ({n_dropped} dropped by "
+          f"the decoder), {len(errors)} errors")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
