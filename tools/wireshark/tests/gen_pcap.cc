@@ -466,7 +466,7 @@ int main(int argc, char **argv)
 	for (uint8_t r = MRC_REJ_BACKLOG_FULL; r <= MRC_REJ_CONSUMER; r++)
 		cm(MRC_OP_CM_REJ, 0x200, 0x100, r, 0xc043);
 	cm(MRC_OP_CM_DREQ, 0x100, 0x200, 0, 0xc044);
-	cm(MRC_OP_CM_DREP, 0x200, 0x100, 0, 0xc045);
+	cm(MRC_OP_CM_DREP, 0x200, 0x100, 0, 53);
 	reset(MRC_RESET_ABORT, 0x999, 0, 0xc050);
 	reset(MRC_RESET_NO_CONN, 0, 12345, 0xc051);
 	reset(MRC_RESET_PROTOCOL, 0x999, 77, 0xc052);

@@ -14,6 +14,9 @@ tshark with the dissector once over the capture and checks, frame by frame:
   (or "ok" when a mutation left the packet valid), and a dropped packet
   carries the Malformed expert info;
 - no frame has a Lua error, and tshark prints nothing on stderr;
+- all of it twice: with default preferences (the udp.port registration; a
+  packet whose source port is 53 goes to DNS there and is skipped) and with
+  udp.try_heuristic_first (the heuristic registration, which takes it);
 - the "mrc.udp_port" preference moves the dissector to another port.
 """
 import argparse
@@ -23,7 +26,7 @@ import subprocess
 import sys
 
 MALFORMED_GROUP = 0x07000000
-ALWAYS = ["frame.number", "udp.length", "mrc.verdict", "mrc.malformed",
+ALWAYS = ["frame.number", "udp.length", "udp.srcport", "mrc.verdict", "mrc.malformed",
           "_ws.malformed", "_ws.lua.error", "_ws.expert", "_ws.expert.group"]
 
 
@@ -50,42 +53,26 @@ def as_value(expected, got):
         return got
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gen", required=True)
-    ap.add_argument("--lua", required=True)
-    ap.add_argument("--tshark", default="tshark")
-    ap.add_argument("--workdir", default=".")
-    args = ap.parse_args()
-
-    pcap = os.path.join(args.workdir, "mrc-all.pcap")
-    expj = os.path.join(args.workdir, "mrc-all.json")
-    subprocess.run([args.gen, pcap, expj], check=True)
-    with open(expj, encoding="utf-8") as fp:
-        exp = json.load(fp)
-    frames, nvalid = exp["frames"], exp["valid"]
-
-    fields = list(ALWAYS)
-    for fr in frames:
-        for k in fr:
-            if k not in fields:
-                fields.append(k)
-    layers, stderr = run_tshark(args, pcap, fields)
-
-    errors = []
+def check(frames, nvalid, layers, stderr, heur, errors):
+    """Compares tshark's layers with the expectations; returns counts."""
+    run = "heuristics first" if heur else "default prefs"
     if stderr.strip():
-        errors.append("tshark stderr: " + stderr.strip()[:2000])
+        errors.append(f"{run}: tshark stderr: " + stderr.strip()[:2000])
     if len(layers) != len(frames):
-        errors.append(f"tshark read {len(layers)} frames, expected {len(frames)}")
+        errors.append(f"{run}: tshark read {len(layers)} frames, expected {len(frames)}")
 
     n_fields = n_bad = n_dropped = 0
     for i, (fr, got) in enumerate(zip(frames, layers)):
         num = i + 1
-        where = f"frame {num}"
+        where = f"{run}: frame {num}"
         if "_ws.lua.error" in got:
             errors.append(f"{where}: Lua error {got.get('_ws.expert')}")
         if got.get("udp.length") == ["8"]:
             # UDP hands an empty payload to no dissector: nothing to check
+            continue
+        if not heur and got.get("udp.srcport") == ["53"]:
+            # UDP tries the lower port first: DNS takes it, unless
+            # udp.try_heuristic_first is set (the second run checks it)
             continue
         if "mrc.verdict" not in got:
             errors.append(f"{where}: not dissected as MRC")
@@ -115,6 +102,39 @@ def main():
                 errors.append(f"{where}: dropped packet ({want}) not flagged malformed")
         elif "mrc.malformed" in got:
             errors.append(f"{where}: valid packet flagged malformed")
+    return n_fields, n_bad, n_dropped
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--lua", required=True)
+    ap.add_argument("--tshark", default="tshark")
+    ap.add_argument("--workdir", default=".")
+    args = ap.parse_args()
+
+    pcap = os.path.join(args.workdir, "mrc-all.pcap")
+    expj = os.path.join(args.workdir, "mrc-all.json")
+    subprocess.run([args.gen, pcap, expj], check=True)
+    with open(expj, encoding="utf-8") as fp:
+        exp = json.load(fp)
+    frames, nvalid = exp["frames"], exp["valid"]
+
+    fields = list(ALWAYS)
+    for fr in frames:
+        for k in fr:
+            if k not in fields:
+                fields.append(k)
+    layers, stderr = run_tshark(args, pcap, fields)
+
+    errors = []
+    stats = check(frames, nvalid, layers, stderr, False, errors)
+    # Again with UDP's heuristics first: the heuristic registration takes
+    # the packets whose source port (the EV) another dissector owns.
+    layers, stderr = run_tshark(args, pcap, fields,
+                                ["-o", "udp.try_heuristic_first:TRUE"])
+    check(frames, nvalid, layers, stderr, True, errors)
+    n_fields, n_bad, n_dropped = stats
 
     # The port preference: the same capture read with MRC moved to port
     # 9999 is no longer MRC; with the port of the capture it is again.
