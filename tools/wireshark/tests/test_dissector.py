@@ -22,6 +22,7 @@ tshark with the dissector once over the capture and checks, frame by frame:
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -112,6 +113,9 @@ def main():
     ap.add_argument("--tshark", default="tshark")
     ap.add_argument("--workdir", default=".")
     args = ap.parse_args()
+    if shutil.which(args.tshark) is None:
+        print(f"SKIP: {args.tshark} not found (scripts/install-deps.sh installs tshark)")
+        return 77
 
     pcap = os.path.join(args.workdir, "mrc-all.pcap")
     expj = os.path.join(args.workdir, "mrc-all.json")
