@@ -767,16 +767,25 @@ end
 -- Registration: UDP port 4791 by default, or the port of the preference.
 
 local udp_table = DissectorTable.get("udp.port")
-local current_port = DEFAULT_PORT
-udp_table:add(current_port, mrc)
+local current_port = 0
+local displaced = nil -- the dissector the port had before (RoCE on 4791)
+
+local function take_port(port)
+  if current_port ~= 0 then
+    udp_table:remove(current_port, mrc)
+    if displaced then udp_table:add(current_port, displaced) end
+  end
+  displaced = nil
+  current_port = port
+  if port ~= 0 then
+    displaced = udp_table:get_dissector(port)
+    udp_table:add(port, mrc)
+  end
+end
+take_port(DEFAULT_PORT)
 
 function mrc.prefs_changed()
-  local port = mrc.prefs.udp_port
-  if port ~= current_port then
-    udp_table:remove(current_port, mrc)
-    current_port = port
-    if port ~= 0 then udp_table:add(port, mrc) end
-  end
+  if mrc.prefs.udp_port ~= current_port then take_port(mrc.prefs.udp_port) end
 end
 
 -- A heuristic for captures where the UDP source port (which carries the
