@@ -23,6 +23,7 @@
 
 extern "C" {
 #include "mrc_cm.h"
+#include "mrc_conn.h"
 #include "mrc_wire.h"
 }
 
@@ -340,6 +341,148 @@ void reset(uint8_t reason, uint32_t dst, uint32_t psn, uint16_t ev)
 	expect(f, "mrc.reset.psn", r.psn);
 }
 
+// Expectations from the core decoder's view of a packet (for the packets
+// the connection engine builds, whose field values the engine chooses).
+void expect_decoded(Frame &f, const mrc_pkt &p)
+{
+	switch (p.type) {
+	case MRC_PKT_DATA: {
+		const mrc_data &d = p.u.data;
+		expect(f, "mrc.meth.rqmsn", d.rqmsn);
+		expect(f, "mrc.meth.msn", d.msn);
+		if (p.bth.ts) {
+			expect(f, "mrc.tseth.tx_timestamp", d.tseth.tx_ts);
+			expect(f, "mrc.tseth.tsr", d.tseth.tsr);
+			expect(f, "mrc.tseth.ftype", d.tseth.ftype);
+		}
+		expect(f, "mrc.reth.va", d.va);
+		expect(f, "mrc.reth.rkey", d.r_key);
+		expect(f, "mrc.reth.dmalen", d.dma_len);
+		if (mrc_op_has_imm(p.bth.opcode))
+			expect(f, "mrc.immdt.imm", d.imm);
+		expect(f, "mrc.payload_len", d.payload_len);
+		break;
+	}
+	case MRC_PKT_SACK: {
+		const mrc_sack &s = p.u.sack;
+		expect(f, "mrc.seth.next", s.has_credit);
+		expect(f, "mrc.seth.m", s.mark);
+		expect(f, "mrc.seth.probe_resp", s.probe_resp);
+		f.expect.emplace_back("mrc.seth.ack_psn_offset", std::to_string(s.ack_psn_offset));
+		expect(f, "mrc.seth.entropy", s.entropy);
+		expect(f, "mrc.seth.cack_psn", s.cack_psn);
+		expect(f, "mrc.seth.cc_type", s.cc_type);
+		expect(f, "mrc.seth.cc_flags", s.cc_flags);
+		expect(f, "mrc.seth.mpr", s.mpr);
+		f.expect.emplace_back("mrc.seth.sack_offset", std::to_string(s.sack_offset));
+		expect(f, "mrc.seth.sack_bitmap", s.sack_bitmap);
+		expect(f, "mrc.cc_state.tx_timestamp", s.cc.tx_ts);
+		expect(f, "mrc.cc_state.ooo_count", s.cc.ooo_count);
+		expect(f, "mrc.cc_state.ts_valid", s.cc.ts_valid);
+		expect(f, "mrc.cc_state.rcvd_bytes", s.cc.rcvd_bytes);
+		if (s.has_credit) {
+			expect(f, "mrc.credit.port_status", s.credit.port_status);
+			expect(f, "mrc.credit.credit", s.credit.credit);
+		}
+		break;
+	}
+	case MRC_PKT_NACK:
+		expect(f, "mrc.neth.reason", p.u.nack.reason);
+		expect(f, "mrc.neth.nack_psn", p.u.nack.nack_psn);
+		expect(f, "mrc.neth.entropy", p.u.nack.entropy);
+		break;
+	case MRC_PKT_PROBE:
+		expect(f, "mrc.peth.probe_id", p.u.probe.probe_id);
+		expect(f, "mrc.peth.tx_time", p.u.probe.tx_time);
+		break;
+	case MRC_PKT_RESET:
+		expect(f, "mrc.reset.reason", p.u.reset.reason);
+		expect(f, "mrc.reset.src_qpn", p.u.reset.src_qpn);
+		expect(f, "mrc.reset.dst_qpn", p.u.reset.dst_qpn);
+		expect(f, "mrc.reset.r_key", p.u.reset.r_key);
+		expect(f, "mrc.reset.psn", p.u.reset.psn);
+		break;
+	default:
+		break;
+	}
+}
+
+// A SEQPACKET connection between two engines, as the kernel runs it: the
+// data packets side 0 sends (mrc_conn_build_data_hdr()), the SACKs side 1
+// answers (mrc_conn_next_ctrl()), and the RESET of an abort.
+void engine_session()
+{
+	static const mrc_path_cand cands[] = {{0xc101, 1, 0}, {0xc102, 1, 0}, {0xc203, 1, 1}};
+	mrc_conn c[2];
+	std::vector<uint64_t> st[2];
+	uint64_t now = 1000;
+	for (int s = 0; s < 2; s++) {
+		mrc_conn_params p;
+		mrc_conn_params_default(&p);
+		p.sock_type = MRC_CONN_SEQPACKET;
+		p.local_qpn = s ? 0x200 : 0x100;
+		p.peer_qpn = s ? 0x100 : 0x200;
+		p.tx_init_psn = s ? 0xfffff0 : 0xfffffe;
+		p.rx_init_psn = s ? 0xfffffe : 0xfffff0;
+		p.rx_r_key = s ? 0xb0b0b0b0 : 0xa0a0a0a0;
+		p.tx_r_key = s ? 0xa0a0a0a0 : 0xb0b0b0b0;
+		p.rcvbuf = 1 << 20;
+		p.peer_window = 1 << 20;
+		p.seed = s + 1;
+		p.ack_delay_ns = 0;
+		p.handshake_rtt_ns = 100000;
+		st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+		if (mrc_conn_init(&c[s], &p, st[s].data(), cands, 3, 0)) {
+			fprintf(stderr, "gen_pcap: mrc_conn_init failed\n");
+			exit(1);
+		}
+	}
+	// a message of several packets, then two one-packet messages
+	for (uint64_t len : {5000, 10, 1})
+		if (mrc_conn_app_write(&c[0], len, true) < 0) {
+			fprintf(stderr, "gen_pcap: mrc_conn_app_write failed\n");
+			exit(1);
+		}
+	uint8_t buf[16384];
+	mrc_tx_desc d;
+	mrc_pkt pkt, in;
+	mrc_conn_verdict v;
+	uint32_t ev;
+	for (int round = 0; round < 4; round++) {
+		now += 10000;
+		while (mrc_conn_next_tx(&c[0], now, &d)) {
+			int h = mrc_conn_build_data_hdr(&c[0], &d, buf, sizeof(buf));
+			if (h < 0 || h + d.len + 4 > sizeof(buf)) {
+				fprintf(stderr, "gen_pcap: mrc_conn_build_data_hdr: %d\n", h);
+				exit(1);
+			}
+			for (uint32_t i = 0; i < d.len; i++)
+				buf[h + i] = (uint8_t)(d.off + i);
+			uint32_t n = h + d.len + mrc_pad_len(d.len);
+			memset(buf + h + d.len, 0, mrc_pad_len(d.len));
+			if (mrc_pkt_decode(buf, n, &in)) {
+				fprintf(stderr, "gen_pcap: engine data packet does not decode\n");
+				exit(1);
+			}
+			Frame &f = add_valid(in, Bytes(buf, buf + n), d.ev & 0xffff);
+			expect_decoded(f, in);
+			mrc_conn_rx(&c[1], &in, d.ev & 0xffff, false, now, &v);
+		}
+		for (int s = 1; s >= 0; s--) {
+			while (mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
+				Frame &f = add_valid(pkt, encode(pkt), ev & 0xffff);
+				expect_decoded(f, pkt);
+				Bytes b = f.udp_payload;
+				mrc_pkt_decode(b.data(), b.size(), &in);
+				mrc_conn_rx(&c[1 - s], &in, ev & 0xffff, false, now, &v);
+			}
+		}
+	}
+	mrc_conn_reset_pkt(&c[0], MRC_RESET_ABORT, 0, &pkt);
+	Frame &f = add_valid(pkt, encode(pkt), 0xc101);
+	expect_decoded(f, pkt);
+}
+
 // A packet a receiver drops: the expected verdict is the core decoder's.
 void add_bad(const Bytes &b, uint16_t ev)
 {
@@ -472,7 +615,11 @@ int main(int argc, char **argv)
 	reset(MRC_RESET_PROTOCOL, 0x999, 77, 0xc052);
 	reset(MRC_RESET_TIMEOUT, 0x999, 0, 0xc053);
 
+	size_t nhand = frames.size();
+	engine_session();
 	size_t nvalid = frames.size();
+	fprintf(stderr, "gen_pcap: %zu packets encoded here, %zu by the connection engine\n", nhand,
+		nvalid - nhand);
 
 	// Truncations of every valid packet at a few points, an empty payload
 	// and a 5-byte one.
