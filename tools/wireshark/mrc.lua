@@ -12,7 +12,8 @@
 -- kmod/core/mrc_wire.c) and shows its verdict: "mrc.verdict" is "ok" for a
 -- packet an MRC receiver accepts, else the name of the drop reason
 -- (truncated, reserved_bits, bad_pad, ...), and such a packet carries an
--- expert info of the Malformed group ("mrc.malformed"). The dissector never
+-- expert info of the Malformed group ("mrc.malformed"). A packet the capture
+-- cut short (snaplen) gets "capture_truncated" and a note instead. The dissector never
 -- reads past the captured bytes, so no input makes it raise a Lua error.
 --
 -- Install: copy to ~/.local/lib/wireshark/plugins/ (tools/wireshark/README.md).
@@ -244,7 +245,10 @@ local ex_malformed = ProtoExpert.new("mrc.malformed", "Malformed MRC packet",
                                      expert.group.MALFORMED, expert.severity.ERROR)
 local ex_nonzero = ProtoExpert.new("mrc.reserved_nonzero", "Reserved field not zero",
                                    expert.group.PROTOCOL, expert.severity.WARN)
-mrc.experts = { ex_malformed, ex_nonzero }
+local ex_short = ProtoExpert.new("mrc.capture_short",
+  "Packet cut short by the capture (snaplen): no receiver verdict",
+  expert.group.UNDECODED, expert.severity.NOTE)
+mrc.experts = { ex_malformed, ex_nonzero, ex_short }
 
 mrc.prefs.udp_port = Pref.uint("UDP port", DEFAULT_PORT,
   "UDP destination port of MRC (4791, the RoCEv2 port, by default)")
@@ -718,9 +722,16 @@ local function dissect(tvb, pinfo, root)
   pinfo.cols.protocol = "MRC"
   local tree = root:add(mrc, tvb())
   local ctx = { tvb = tvb, tree = tree, len = len, info = "" }
-  local v = verdict(tvb)
+  -- a capture cut by its snaplen says nothing about the packet sent
+  local short = len < tvb:reported_len()
+  local v = short and "capture_truncated" or verdict(tvb)
   local vi = tree:add(F.verdict, v)
   vi:set_generated()
+  if short then
+    vi:add_proto_expert_info(ex_short, string.format(
+      "Packet cut short by the capture (snaplen): %d of %d bytes, no receiver verdict",
+      len, tvb:reported_len()))
+  end
 
   if len >= 1 then
     local op = tvb(0, 1):uint()
@@ -750,7 +761,7 @@ local function dissect(tvb, pinfo, root)
     ctx.info = "empty"
   end
 
-  if v ~= "ok" then
+  if v ~= "ok" and not short then
     vi:add_proto_expert_info(ex_malformed,
       "Malformed MRC packet: a receiver drops it (" .. v .. ")")
     ctx.info = ctx.info .. " [Malformed: " .. v .. "]"

@@ -14,6 +14,8 @@ tshark with the dissector once over the capture and checks, frame by frame:
   (or "ok" when a mutation left the packet valid), and a dropped packet
   carries the Malformed expert info;
 - no frame has a Lua error, and tshark prints nothing on stderr;
+- a copy cut to 70 bytes a frame (editcap -s): no Lua error, and a frame the
+  capture cut gets no verdict ("capture_truncated") and no Malformed flag;
 - all of it twice: with default preferences (the udp.port registration; a
   packet whose source port is 53 goes to DNS there and is skipped) and with
   udp.try_heuristic_first (the heuristic registration, which takes it);
@@ -139,6 +141,24 @@ def main():
                                 ["-o", "udp.try_heuristic_first:TRUE"])
     check(frames, nvalid, layers, stderr, True, errors)
     n_fields, n_bad, n_dropped = stats
+
+    # The same capture cut to 70 bytes a frame (a small snaplen): no Lua
+    # error, and a frame the capture cut has no verdict and no Malformed flag.
+    editcap = shutil.which("editcap")
+    if editcap:
+        cut = os.path.join(args.workdir, "mrc-all-snap70.pcap")
+        subprocess.run([editcap, "-s", "70", pcap, cut], check=True)
+        layers, stderr = run_tshark(args, cut, ALWAYS + ["frame.cap_len", "frame.len"])
+        if stderr.strip():
+            errors.append("snaplen 70: tshark stderr: " + stderr.strip()[:2000])
+        for num, got in enumerate(layers, 1):
+            if "_ws.lua.error" in got:
+                errors.append(f"snaplen 70: frame {num}: Lua error {got.get('_ws.expert')}")
+            if got.get("frame.cap_len") == got.get("frame.len") or "mrc.verdict" not in got:
+                continue
+            if got["mrc.verdict"] != ["capture_truncated"] or "mrc.malformed" in got:
+                errors.append(f"snaplen 70: frame {num}: verdict {got['mrc.verdict']}, "
+                              f"malformed {'mrc.malformed' in got}")
 
     # The port preference: the same capture read with MRC moved to port
     # 9999 is no longer MRC; with the port of the capture it is again.
