@@ -514,9 +514,10 @@ Bytes wrap(const Frame &f)
 	put16(e, 12, 0x86dd);
 	// IPv6: the EV also rides in the flow label
 	uint32_t flow = f.sport & 0xfffff;
-	e[14] = 0x60 | ((flow >> 16) & 0x0f);
-	e[15] = (flow >> 8) & 0xff;
-	e[16] = flow & 0xff;
+	e[14] = 0x60;
+	e[15] = (flow >> 16) & 0x0f;
+	e[16] = (flow >> 8) & 0xff;
+	e[17] = flow & 0xff;
 	put16(e, 18, ulen);
 	e[20] = 17;
 	e[21] = 64;

@@ -13,7 +13,8 @@ tshark with the dissector once over the capture and checks, frame by frame:
 - every other packet: the dissector's verdict is the decoder's drop reason
   (or "ok" when a mutation left the packet valid), and a dropped packet
   carries the Malformed expert info;
-- no frame has a Lua error, and tshark prints nothing on stderr;
+- no frame has a Lua error, and tshark prints nothing on stderr; every
+  frame's UDP checksum is right (tshark checks it);
 - a copy cut to 70 bytes a frame (editcap -s): no Lua error, and a frame the
   capture cut gets no verdict ("capture_truncated") and no Malformed flag;
 - all of it twice: with default preferences (the udp.port registration; a
@@ -29,13 +30,13 @@ import subprocess
 import sys
 
 MALFORMED_GROUP = 0x07000000
-ALWAYS = ["frame.number", "udp.length", "udp.srcport", "mrc.verdict", "mrc.malformed",
+ALWAYS = ["frame.number", "udp.length", "udp.srcport", "udp.checksum.status", "mrc.verdict", "mrc.malformed",
           "_ws.malformed", "_ws.lua.error", "_ws.expert", "_ws.expert.group"]
 
 
 def run_tshark(args, pcap, fields, extra=()):
     cmd = [args.tshark, "-n", "-X", "lua_script:" + args.lua, "-r", pcap,
-           "-T", "json", *extra]
+           "-o", "udp.check_checksum:TRUE", "-T", "json", *extra]
     for f in fields:
         cmd += ["-e", f]
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -70,6 +71,8 @@ def check(frames, nvalid, layers, stderr, heur, errors):
         where = f"{run}: frame {num}"
         if "_ws.lua.error" in got:
             errors.append(f"{where}: Lua error {got.get('_ws.expert')}")
+        if got.get("udp.checksum.status") != ["1"]:
+            errors.append(f"{where}: UDP checksum status {got.get('udp.checksum.status')}")
         if got.get("udp.length") == ["8"]:
             # UDP hands an empty payload to no dissector: nothing to check
             continue
