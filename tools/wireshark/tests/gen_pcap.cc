@@ -647,6 +647,75 @@ int main(int argc, char **argv)
 			b[0] = 0xc6 + rng() % 0x21;
 		add_bad(b, 0xd004);
 	}
+	// One packet for each rule of the decoder (wire-format.md section 13):
+	// a valid packet with a few bytes set.
+	auto edit = [&](uint8_t op, bool ts,
+			std::initializer_list<std::pair<size_t, uint8_t>> sets) {
+		for (size_t i = 0; i < nvalid; i++) {
+			Bytes b = frames[i].udp_payload;
+			if (b[0] != op || ts != bool(b[8] & 0x20))
+				continue;
+			for (auto [off, val] : sets)
+				b[off] = val;
+			mrc_pkt dec;
+			if (!mrc_pkt_decode(b.data(), b.size(), &dec)) {
+				fprintf(stderr, "gen_pcap: edit of opcode 0x%02x still decodes\n",
+					op);
+				exit(1);
+			}
+			add_bad(b, 0xd007);
+			return;
+		}
+		fprintf(stderr, "gen_pcap: no packet of opcode 0x%02x to edit\n", op);
+		exit(1);
+	};
+	edit(MRC_OP_SACK, false, {{0, MRC_OP_TRANSPORT_ACK}}); // unsupported_opcode
+	edit(MRC_OP_SACK, false, {{0, 0xe7}});                 // unknown_opcode
+	edit(MRC_OP_SACK, false, {{1, 0x01}});                 // bad_tver
+	edit(MRC_OP_SACK, false, {{1, 0x40}});                 // M bit
+	edit(MRC_OP_SACK, false, {{4, 0x40}});                 // FECN/BECN byte
+	edit(MRC_OP_SACK, false, {{8, 0x01}});                 // reserved flag
+	edit(MRC_OP_SACK, false, {{1, 0x10}});                 // pad, no payload
+	edit(MRC_OP_SACK, false, {{1, 0x80}});                 // SE on a SACK
+	edit(MRC_OP_SACK, false, {{8, 0x80}});                 // AckReq on a SACK
+	edit(MRC_OP_SACK, false, {{11, 0x01}});                // PSN on a SACK
+	edit(MRC_OP_SACK, false, {{12, 0x02}});                // bad_ext
+	edit(MRC_OP_SACK, false, {{12, 0x00}});                // bad_length
+	edit(MRC_OP_SACK, false, {{13, 0xc0}});                // m = 3
+	edit(MRC_OP_SACK, false, {{48, 0x02}});                // bad_ext_version
+	edit(MRC_OP_SACK, false, {{7, 0x05}});                 // DestQP 5
+	edit(MRC_OP_WRITE_ONLY, true,
+	     {{20, 0xff},
+	      {21, 0xff},
+	      {22, 0xff},
+	      {23, 0xff},
+	      {24, 0xff},
+	      {25, 0xff},
+	      {26, 0xff},
+	      {27, 0xff}});                                     // VA wraps
+	edit(MRC_OP_WRITE_ONLY, true, {{35, 0x01}});            // DMA length
+	edit(MRC_OP_WRITE_ONLY, true, {{18, 0x01}});            // TSETH reserved
+	edit(MRC_OP_WRITE_ONLY, false, {{1, 0x10}});            // pad 1, not 3
+	edit(MRC_OP_EP_REQUEST, false, {{12, 2}});              // unknown op
+	edit(MRC_OP_EP_REQUEST, false, {{7, 1}});               // to QPN 1
+	edit(MRC_OP_EP_RESPONSE, false, {{12, 7}});             // unknown op
+	edit(MRC_OP_CM_REQ, false, {{12, 2}});                  // CM version 2
+	edit(MRC_OP_CM_REQ, false, {{36, 2}});                  // sock_type 2
+	edit(MRC_OP_CM_REQ, false, {{37, 0}});                  // mpr 0
+	edit(MRC_OP_CM_REQ, false, {{38, 0}, {39, 0}});         // max_payload 0
+	edit(MRC_OP_CM_REQ, false, {{23, 5}});                  // dst_qpn in a REQ
+	edit(MRC_OP_CM_REQ, false, {{40, 1}});                  // init_psn's byte
+	edit(MRC_OP_CM_REQ, false, {{7, 16}});                  // to QPN 16
+	edit(MRC_OP_CM_REJ, false, {{36, 0}});                  // reason 0
+	edit(MRC_OP_CM_REJ, false, {{39, 1}});                  // REJ reserved
+	edit(MRC_OP_CM_REJ, false, {{19, 5}});                  // src_qpn 5
+	edit(MRC_OP_CM_DREQ, false, {{34, 1}});                 // CMH reserved
+	edit(MRC_OP_RESET, false, {{12, 0}});                   // RSTH version 0
+	edit(MRC_OP_RESET, false, {{19, 0}, {18, 0}, {17, 0}}); // src_qpn 0
+	edit(MRC_OP_RESET, false, {{28, 1}});                   // psn's byte
+	edit(MRC_OP_NACK, false, {{28, 0x01}});                 // NETH reserved
+	edit(MRC_OP_PROBE, false, {{19, 0x01}});                // PETH reserved
+
 	// Every header byte of every valid packet changed, one at a time: one
 	// bit flipped, and all eight.
 	for (size_t i = 0; i < nvalid; i++) {

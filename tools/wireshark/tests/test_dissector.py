@@ -30,6 +30,10 @@ import subprocess
 import sys
 
 MALFORMED_GROUP = 0x07000000
+# every drop reason of mrc_pkt_decode() (wire-format.md section 13)
+REASONS = {"truncated", "unknown_opcode", "unsupported_opcode", "bad_tver",
+           "bad_pad", "reserved_bits", "bad_length", "payload_len_mismatch",
+           "bad_qpn", "bad_ext", "bad_ext_version", "bad_field"}
 ALWAYS = ["frame.number", "udp.length", "udp.srcport", "udp.checksum.status", "mrc.verdict", "mrc.malformed",
           "_ws.malformed", "_ws.lua.error", "_ws.expert", "_ws.expert.group"]
 
@@ -144,6 +148,9 @@ def main():
                                 ["-o", "udp.try_heuristic_first:TRUE"])
     check(frames, nvalid, layers, stderr, True, errors)
     n_fields, n_bad, n_dropped = stats
+    seen = {fr["mrc.verdict"] for fr in frames[nvalid:]}
+    if REASONS - seen:
+        errors.append(f"no test packet for the drop reasons {sorted(REASONS - seen)}")
 
     # The same capture cut to 70 bytes a frame (a small snaplen): no Lua
     # error, and a frame the capture cut has no verdict and no Malformed flag.
