@@ -24,7 +24,24 @@ local mrc = Proto("mrc", "MRC (Multipath Reliable Connection)")
 
 local DEFAULT_PORT = 4791
 
-local band, rshift = bit32.band, bit32.rshift
+-- Bit operations on values below 2^32: bit32 (Lua 5.2, Wireshark 4.0), else
+-- Wireshark's "bit" library, else plain arithmetic.
+local band, rshift
+if bit32 then
+  band, rshift = bit32.band, bit32.rshift
+elseif bit then
+  band, rshift = bit.band, bit.rshift
+else
+  rshift = function(x, n) return math.floor(x / 2 ^ n) end
+  band = function(a, b)
+    local r, v = 0, 1
+    while a > 0 and b > 0 do
+      if a % 2 == 1 and b % 2 == 1 then r = r + v end
+      a, b, v = math.floor(a / 2), math.floor(b / 2), v * 2
+    end
+    return r
+  end
+end
 
 -- ---------------------------------------------------------------------------
 -- Names (section 3 and the headers' tables)
