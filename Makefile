@@ -28,6 +28,8 @@
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
 #   make install    install mrc.ko (+depmod), mrcctl, man pages, completion
 #   make deps       install build and test dependencies (apt-get)
+#   make wireshark-plugin  copy the MRC dissector (tools/wireshark/mrc.lua)
+#                   to ~/.local/lib/wireshark/plugins/ for wireshark/tshark
 BUILD ?= build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
@@ -94,8 +96,12 @@ install: all
 	$(MAKE) -C kmod install
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+wireshark-plugin:
+	install -D -m 644 tools/wireshark/mrc.lua $(HOME)/.local/lib/wireshark/plugins/mrc.lua
+	@echo "installed: $(HOME)/.local/lib/wireshark/plugins/mrc.lua (tshark -G plugins | grep mrc)"
+
 clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-apps bench-profile coverage fuzz install clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean

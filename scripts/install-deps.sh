@@ -17,6 +17,8 @@ packages=(
 	# userspace libraries and tests
 	libnl-3-dev libnl-genl-3-dev libcli11-dev nlohmann-json3-dev
 	libgtest-dev libgmock-dev
+	# the Wireshark dissector's test (tools/wireshark)
+	tshark
 	# kernel code checks, fuzzing, coverage
 	sparse clang llvm libclang-rt-14-dev gcovr
 	# plots of make demo and make bench
