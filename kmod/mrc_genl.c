@@ -4,6 +4,7 @@
  * (see mrc_genl.h) and the commands of the namespace as a whole: INFO,
  * SETTINGS, STATS and PROBE.
  */
+#include <linux/ctype.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
@@ -14,6 +15,43 @@
 #include "mrc_stats.h"
 
 /* ---- helpers ----------------------------------------------------------- */
+
+/**
+ * mrc_genl_validate_policy_name() - check a policy name in a request.
+ * @attr: the name (NUL-terminated: the spec types it as a string).
+ * @extack: the request's extack.
+ *
+ * The spec (Documentation/netlink/specs/mrc.yaml) names this validator for
+ * every attribute that holds a policy name: 1..MRC_POLICY_NAME_LEN
+ * characters of [a-zA-Z0-9_-], with a message that says which rule the
+ * name breaks.
+ *
+ * Return: 0, or -EINVAL with an extack message.
+ */
+int mrc_genl_validate_policy_name(const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	const char *s = nla_data(attr);
+	size_t len = strnlen(s, nla_len(attr));
+
+	if (!len) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "policy name is empty");
+		return -EINVAL;
+	}
+	if (len > MRC_POLICY_NAME_LEN) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "policy name is longer than 15 characters");
+		return -EINVAL;
+	}
+	for (; *s; s++) {
+		if (!isalnum(*s) && *s != '_' && *s != '-') {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "policy name may only hold letters, digits, '_' and '-'");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
 
 /**
  * mrc_genl_parse_obj() - parse the nested object of a request.
@@ -333,7 +371,7 @@ int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_PROBE, MRC_PROBE_A_MAX,
-				 mrc_genl_probe_policy, tb,
+				 mrc_genl_probe_req_policy, tb,
 				 "the probe (MRC_A_PROBE) is required");
 	if (err)
 		return err;

@@ -3,14 +3,17 @@
  * MRC for Linux: what the files of the generic netlink family "mrc" share
  * (private to the module; the uapi is linux/mrc.h).
  *
- *   mrc_genl_spec.c  the policies, the operations table, the family
+ *   mrc_genl_spec.c  the policies, the operations table, the family,
+ *                    generated from Documentation/netlink/specs/mrc.yaml
+ *                    by scripts/mrc-nlgen.py (with mrc_genl_spec.h: the
+ *                    nested policies and the handlers' prototypes)
  *   mrc_genl.c       the shared helpers; INFO, SETTINGS, STATS, PROBE
  *   mrc_genl_cfg.c   planes, paths, failure policies
  *   mrc_genl_conn.c  connections
  *
  * The generic netlink core has validated a request against its command's
  * policy (mrc_genl_spec.c) before a handler runs; a handler parses its
- * nested object again with the nested policy declared here.
+ * nested object again with the nested policy mrc_genl_spec.h declares.
  *
  * A change is validated completely before anything is applied, and
  * applied under mrc_net::lock (after RTNL for planes, whose device must
@@ -24,18 +27,7 @@
 #include <net/genetlink.h>
 
 #include "mrc_kern.h"
-
-/* Nested policies (mrc_genl_spec.c), for the handlers to parse with. */
-extern const struct nla_policy mrc_genl_plane_policy[MRC_PLANE_A_MAX + 1];
-extern const struct nla_policy mrc_genl_plane_id_policy[MRC_PLANE_A_MAX + 1];
-extern const struct nla_policy mrc_genl_path_policy[MRC_PATH_A_MAX + 1];
-extern const struct nla_policy mrc_genl_path_set_policy[MRC_PATH_A_MAX + 1];
-extern const struct nla_policy mrc_genl_path_id_policy[MRC_PATH_A_MAX + 1];
-extern const struct nla_policy mrc_genl_policy_policy[MRC_POLICY_A_MAX + 1];
-extern const struct nla_policy mrc_genl_policy_name_policy[MRC_POLICY_A_MAX + 1];
-extern const struct nla_policy mrc_genl_settings_policy[MRC_SETTINGS_A_MAX + 1];
-extern const struct nla_policy mrc_genl_conn_filter_policy[MRC_CONN_A_MAX + 1];
-extern const struct nla_policy mrc_genl_probe_policy[MRC_PROBE_A_MAX + 1];
+#include "mrc_genl_spec.h"
 
 /* ---- helpers (mrc_genl.c) ---------------------------------------------- */
 
@@ -97,35 +89,5 @@ enum mrc_genl_addr_role {
 
 int mrc_genl_check_unicast(struct nlattr *attr, enum mrc_genl_addr_role role,
 			   struct netlink_ext_ack *extack);
-
-/* ---- handlers ---------------------------------------------------------- */
-
-/* mrc_genl.c */
-int mrc_genl_info_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_settings_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info);
-
-/* mrc_genl_cfg.c */
-int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_del(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_dump(struct sk_buff *skb, struct netlink_callback *cb);
-int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_del(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_dump(struct sk_buff *skb, struct netlink_callback *cb);
-int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_del(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
-
-/* mrc_genl_conn.c */
-int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _MRC_GENL_H */

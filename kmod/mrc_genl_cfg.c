@@ -131,7 +131,7 @@ int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_policy, tb,
+				 mrc_genl_plane_req_policy, tb,
 				 "the plane (MRC_A_PLANE) is required");
 	if (err)
 		return err;
@@ -211,7 +211,7 @@ int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_policy, tb,
+				 mrc_genl_plane_req_policy, tb,
 				 "the plane (MRC_A_PLANE) is required");
 	if (err)
 		return err;
@@ -925,7 +925,7 @@ int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_policy, tb,
+				 mrc_genl_policy_req_policy, tb,
 				 "the policy (MRC_A_POLICY) is required");
 	if (err)
 		return err;
@@ -981,7 +981,7 @@ int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_policy, tb,
+				 mrc_genl_policy_req_policy, tb,
 				 "the policy (MRC_A_POLICY) is required");
 	if (err)
 		return err;
