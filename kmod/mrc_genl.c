@@ -96,6 +96,182 @@ int mrc_genl_missing(struct netlink_ext_ack *extack, struct nlattr *nest,
 	return -EINVAL;
 }
 
+/**
+ * mrc_genl_obj_parse() - parse the object of a request and check that it
+ *	names one.
+ * @info: the request.
+ * @obj: the kind of object.
+ * @pol: the nested policy of the command.
+ * @tb: the object's attributes, @obj->maxtype + 1 of them.
+ * @missing: the extack message if the request has no object.
+ *
+ * Return: 0, or -EINVAL with an extack message.
+ */
+int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,
+		       const struct nla_policy *pol, struct nlattr **tb,
+		       const char *missing)
+{
+	int err;
+
+	/* @tb of the helpers below holds MRC_GENL_OBJ_MAXTYPE + 1. */
+	if (WARN_ON_ONCE(obj->maxtype > MRC_GENL_OBJ_MAXTYPE))
+		return -EINVAL;
+	err = mrc_genl_parse_obj(info, obj->attr, obj->maxtype, pol, tb,
+				 missing);
+	if (err)
+		return err;
+	if (!tb[obj->key])
+		return mrc_genl_missing(info->extack, info->attrs[obj->attr],
+					obj->key, obj->key_missing);
+	return 0;
+}
+
+/**
+ * mrc_genl_obj_put() - add one object's message to a reply or a dump.
+ * @ops: the kind of object.
+ * @m: the message.
+ * @mn: the namespace (for @ops->fill).
+ * @obj: the object.
+ *
+ * Return: 0, or -EMSGSIZE when @m is full (nothing of @obj is left in it).
+ */
+int mrc_genl_obj_put(const struct mrc_genl_obj *ops, struct mrc_genl_msg *m,
+		     struct mrc_net *mn, const void *obj)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = mrc_genl_put_hdr(m->skb, m->portid, m->seq, m->flags, ops->cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(m->skb, ops->attr);
+	if (!nest || ops->fill(m->skb, mn, obj)) {
+		genlmsg_cancel(m->skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(m->skb, nest);
+	genlmsg_end(m->skb, hdr);
+	return 0;
+}
+
+/**
+ * mrc_genl_obj_get() - the GET of one object, by its key (plane, path,
+ *	policy, connection: mrc_genl_obj_of()).
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 (the reply is sent) or a negative errno.
+ */
+int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct net *net = genl_info_net(info);
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_genl_msg m = {
+		.portid = info->snd_portid,
+		.seq = info->snd_seq,
+	};
+	const struct nlattr *key;
+	const void *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->key_policy, tb,
+				 ops->missing_get);
+	if (err)
+		return err;
+	key = tb[ops->key];
+	m.skb = genlmsg_new(ops->reply_size, GFP_KERNEL);
+	if (!m.skb)
+		return -ENOMEM;
+	if (ops->get_key) {
+		err = ops->get_key(net, key, &m, info->extack);
+	} else {
+		mutex_lock(&mn->lock);
+		obj = ops->find(mn, key);
+		if (!obj) {
+			mrc_genl_extack(info->extack, key, ops->not_found);
+			err = -ENOENT;
+		} else {
+			err = mrc_genl_obj_put(ops, &m, mn, obj);
+		}
+		mutex_unlock(&mn->lock);
+	}
+	if (err) {
+		nlmsg_free(m.skb);
+		return err;
+	}
+	return genlmsg_reply(m.skb, info);
+}
+
+/**
+ * mrc_genl_obj_dump() - the GET dump of every object of a kind (plane,
+ *	path, policy: mrc_genl_obj_of()).
+ * @skb: the message to fill.
+ * @cb: the dump's state: cb->args[0] is the position to resume at.
+ *
+ * Return: the length of @skb (0 ends the dump).
+ */
+int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct mrc_genl_obj *ops =
+		mrc_genl_obj_of(genl_dumpit_info(cb)->op.cmd);
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_genl_msg m = {
+		.skb = skb,
+		.portid = NETLINK_CB(cb->skb).portid,
+		.seq = cb->nlh->nlmsg_seq,
+		.flags = NLM_F_MULTI,
+	};
+	long pos = cb->args[0];
+	const void *obj;
+
+	if (WARN_ON_ONCE(!ops || !ops->from))
+		return -EOPNOTSUPP;
+	mutex_lock(&mn->lock);
+	for (; (obj = ops->from(mn, &pos)); pos++)
+		if (mrc_genl_obj_put(ops, &m, mn, obj))
+			break;
+	mutex_unlock(&mn->lock);
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+/**
+ * mrc_genl_obj_del() - the DEL of one object, by its key (plane, path,
+ *	policy: mrc_genl_obj_of()).
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_genl_obj_del(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	void *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops || !ops->del))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->key_policy, tb, ops->missing);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	obj = ops->find(mn, tb[ops->key]);
+	if (!obj) {
+		mrc_genl_extack(info->extack, tb[ops->key], ops->not_found);
+		err = -ENOENT;
+	} else {
+		err = ops->del(mn, obj, tb[ops->key], info->extack);
+	}
+	mutex_unlock(&mn->lock);
+	return err;
+}
+
 static const char *const mrc_addr_msgs[][4] = {
 	[MRC_ADDR_SADDR] = {
 		"source address is the unspecified address (::)",

@@ -73,6 +73,76 @@ int mrc_genl_missing(struct netlink_ext_ack *extack, struct nlattr *nest,
 		     int type, const char *msg);
 
 /**
+ * struct mrc_genl_msg - a message being filled with objects.
+ * @skb: the message.
+ * @portid: netlink port of the requester.
+ * @seq: sequence number of the request.
+ * @flags: NLM_F_MULTI in dumps, else 0.
+ */
+struct mrc_genl_msg {
+	struct sk_buff *skb;
+	u32 portid;
+	u32 seq;
+	int flags;
+};
+
+/* The most nested attributes of an object struct mrc_genl_obj describes. */
+#define MRC_GENL_OBJ_MAXTYPE	MRC_CONN_A_MAX
+
+/**
+ * struct mrc_genl_obj - what GET, its dump and DEL do the same way for each
+ *	kind of object (plane, path, policy, connection): the object's
+ *	attributes, its messages, and callbacks for what differs. The spec
+ *	names the commands the shared handlers serve (kernel-object), and
+ *	mrc_genl_obj_of() (generated) finds their object by command.
+ * @cmd: the command of replies (MRC_CMD_*_GET).
+ * @attr: the object's top-level attribute (MRC_A_*).
+ * @maxtype: its highest nested attribute (at most MRC_GENL_OBJ_MAXTYPE).
+ * @key: the nested attribute that names one object (its id or name).
+ * @key_policy: the nested policy of a request that names one object.
+ * @missing: extack message of a request without the object.
+ * @missing_get: the same for GET (which can dump instead).
+ * @key_missing: extack message of an object without @key.
+ * @not_found: extack message when no object has the key.
+ * @reply_size: size of a GET reply.
+ * @fill: put the object's attributes into @skb, inside its nest; nonzero
+ *	(the message is full) cancels the object's message.
+ * @find: the object @key names, or NULL; mrc_net::lock held.
+ * @from: the first object at or after dump position *@pos, setting *@pos
+ *	to its position, or NULL; mrc_net::lock held.
+ * @del: delete @obj (@key names it) or say why not (0, or a negative
+ *	errno with an extack message); mrc_net::lock held.
+ * @get_key: instead of @find and @fill under mrc_net::lock, put the object
+ *	@key names into @m by other means (connections are not
+ *	configuration); 0 or a negative errno with an extack message.
+ */
+struct mrc_genl_obj {
+	u8 cmd;
+	int attr;
+	int maxtype;
+	int key;
+	const struct nla_policy *key_policy;
+	const char *missing;
+	const char *missing_get;
+	const char *key_missing;
+	const char *not_found;
+	size_t reply_size;
+	int (*fill)(struct sk_buff *skb, struct mrc_net *mn, const void *obj);
+	void *(*find)(struct mrc_net *mn, const struct nlattr *key);
+	void *(*from)(struct mrc_net *mn, long *pos);
+	int (*del)(struct mrc_net *mn, void *obj, const struct nlattr *key,
+		   struct netlink_ext_ack *extack);
+	int (*get_key)(struct net *net, const struct nlattr *key,
+		       struct mrc_genl_msg *m, struct netlink_ext_ack *extack);
+};
+
+int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,
+		       const struct nla_policy *pol, struct nlattr **tb,
+		       const char *missing);
+int mrc_genl_obj_put(const struct mrc_genl_obj *ops, struct mrc_genl_msg *m,
+		     struct mrc_net *mn, const void *obj);
+
+/**
  * enum mrc_genl_addr_role - what a node address of a request is, for the
  *	messages of mrc_genl_check_unicast().
  * @MRC_ADDR_SADDR: a plane's source address.

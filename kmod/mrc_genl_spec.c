@@ -190,7 +190,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PLANE_DEL,
-		.doit = mrc_genl_plane_del,
+		.doit = mrc_genl_obj_del,
 		.policy = mrc_plane_del_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -204,8 +204,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PLANE_GET,
-		.doit = mrc_genl_plane_get,
-		.dumpit = mrc_genl_plane_dump,
+		.doit = mrc_genl_obj_get,
+		.dumpit = mrc_genl_obj_dump,
 		.policy = mrc_plane_get_nl_policy,
 		.maxattr = MRC_A_MAX,
 	},
@@ -218,7 +218,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PATH_DEL,
-		.doit = mrc_genl_path_del,
+		.doit = mrc_genl_obj_del,
 		.policy = mrc_path_del_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -232,8 +232,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PATH_GET,
-		.doit = mrc_genl_path_get,
-		.dumpit = mrc_genl_path_dump,
+		.doit = mrc_genl_obj_get,
+		.dumpit = mrc_genl_obj_dump,
 		.policy = mrc_path_get_nl_policy,
 		.maxattr = MRC_A_MAX,
 	},
@@ -246,7 +246,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_POLICY_DEL,
-		.doit = mrc_genl_policy_del,
+		.doit = mrc_genl_obj_del,
 		.policy = mrc_policy_del_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -260,8 +260,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_POLICY_GET,
-		.doit = mrc_genl_policy_get,
-		.dumpit = mrc_genl_policy_dump,
+		.doit = mrc_genl_obj_get,
+		.dumpit = mrc_genl_obj_dump,
 		.policy = mrc_policy_get_nl_policy,
 		.maxattr = MRC_A_MAX,
 	},
@@ -280,7 +280,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_CONN_GET,
-		.doit = mrc_genl_conn_get,
+		.doit = mrc_genl_obj_get,
 		.dumpit = mrc_genl_conn_dump,
 		.policy = mrc_conn_get_nl_policy,
 		.maxattr = MRC_A_MAX,
@@ -318,6 +318,32 @@ struct genl_family mrc_genl_family __ro_after_init = {
 	.mcgrps = mrc_genl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
 };
+
+/**
+ * mrc_genl_obj_of() - the kind of object a command's shared handler
+ *	(mrc_genl_obj_get(), mrc_genl_obj_del(), mrc_genl_obj_dump()) serves.
+ * @cmd: the command.
+ *
+ * Return: the object's description, or NULL for other commands.
+ */
+const struct mrc_genl_obj *mrc_genl_obj_of(u8 cmd)
+{
+	switch (cmd) {
+	case MRC_CMD_PLANE_DEL:
+	case MRC_CMD_PLANE_GET:
+		return &mrc_genl_plane_obj;
+	case MRC_CMD_PATH_DEL:
+	case MRC_CMD_PATH_GET:
+		return &mrc_genl_path_obj;
+	case MRC_CMD_POLICY_DEL:
+	case MRC_CMD_POLICY_GET:
+		return &mrc_genl_policy_obj;
+	case MRC_CMD_CONN_GET:
+		return &mrc_genl_conn_obj;
+	default:
+		return NULL;
+	}
+}
 
 /**
  * mrc_genl_init() - register the "mrc" generic netlink family.

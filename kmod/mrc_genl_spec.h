@@ -32,26 +32,27 @@ int mrc_genl_validate_policy_name(const struct nlattr *attr, struct netlink_ext_
 /* Handlers (hand-written). */
 int mrc_genl_info_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_del(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_obj_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_del(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_get(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_settings_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info);
+
+/* Objects the shared handlers serve (hand-written), by command. */
+struct mrc_genl_obj;
+extern const struct mrc_genl_obj mrc_genl_plane_obj;
+extern const struct mrc_genl_obj mrc_genl_path_obj;
+extern const struct mrc_genl_obj mrc_genl_policy_obj;
+extern const struct mrc_genl_obj mrc_genl_conn_obj;
+const struct mrc_genl_obj *mrc_genl_obj_of(u8 cmd);
 
 /* The family, for messages and events. */
 extern struct genl_family mrc_genl_family;

@@ -347,12 +347,34 @@ def op_request(sp, o):
 
 
 def handler(o, kind):
-    """The hand-written handler of an operation: mrc_genl_<op> does it,
+    """The handler of an operation's do or dump. With kernel-object, the
+    shared one (mrc_genl.c): mrc_genl_obj_get, _del (by the command's
+    name) or _dump. Else the command's own: mrc_genl_<op> does it,
     mrc_genl_<object>_dump dumps (<op> without its "-get")."""
+    if o[kind].get("kernel-object"):
+        if kind == "dump":
+            return "mrc_genl_obj_dump"
+        for verb in ("get", "del"):
+            if o["name"].endswith("-" + verb):
+                return "mrc_genl_obj_" + verb
+        raise SpecError("op %s: kernel-object serves only GET, DEL and dumps" % o["name"])
     if kind == "do":
         return "mrc_genl_" + lname(o["name"])
     base = o["name"][:-len("-get")] if o["name"].endswith("-get") else o["name"]
     return "mrc_genl_%s_dump" % lname(base)
+
+
+def objects(sp):
+    """[(object, [ops])] of the commands the shared handlers serve."""
+    out = {}
+    for o in sp.ops["list"]:
+        for kind in ("do", "dump"):
+            obj = (o.get(kind) or {}).get("kernel-object")
+            if obj:
+                out.setdefault(obj, [])
+                if o not in out[obj]:
+                    out[obj].append(o)
+    return list(out.items())
 
 
 def width(line):
@@ -487,6 +509,29 @@ def gen_kernel(sp):
     c.append("\t.mcgrps = mrc_genl_mcgrps,")
     c.append("\t.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),")
     c.append("};\n")
+    objs = objects(sp)
+    if objs:
+        c.append("""\
+/**
+ * mrc_genl_obj_of() - the kind of object a command's shared handler
+ *	(mrc_genl_obj_get(), mrc_genl_obj_del(), mrc_genl_obj_dump()) serves.
+ * @cmd: the command.
+ *
+ * Return: the object's description, or NULL for other commands.
+ */
+const struct mrc_genl_obj *mrc_genl_obj_of(u8 cmd)
+{
+	switch (cmd) {""")
+        for obj, olist in objs:
+            for o in olist:
+                c.append("\tcase %s:" % sp.op_c(o))
+            c.append("\t\treturn &mrc_genl_%s_obj;" % lname(obj))
+        c.append("""\
+	default:
+		return NULL;
+	}
+}
+""")
     c.append("""\
 /**
  * mrc_genl_init() - register the "mrc" generic netlink family.
@@ -533,12 +578,20 @@ void mrc_genl_exit(void)
     for fn in fns:
         h.append("int %s(const struct nlattr *attr, struct netlink_ext_ack *extack);" % fn)
     h.append("\n/* Handlers (hand-written). */")
+    seen = set()
     for o, _ in ops:
-        if o.get("do"):
-            h.append("int %s(struct sk_buff *skb, struct genl_info *info);" % handler(o, "do"))
-        if o.get("dump"):
-            h.append("int %s(struct sk_buff *skb, struct netlink_callback *cb);"
-                     % handler(o, "dump"))
+        for kind, args in (("do", "struct genl_info *info"),
+                           ("dump", "struct netlink_callback *cb")):
+            if o.get(kind) and handler(o, kind) not in seen:
+                seen.add(handler(o, kind))
+                h.append("int %s(struct sk_buff *skb, %s);" % (handler(o, kind), args))
+    objs = objects(sp)
+    if objs:
+        h.append("\n/* Objects the shared handlers serve (hand-written), by command. */")
+        h.append("struct mrc_genl_obj;")
+        for obj, _ in objs:
+            h.append("extern const struct mrc_genl_obj mrc_genl_%s_obj;" % lname(obj))
+        h.append("const struct mrc_genl_obj *mrc_genl_obj_of(u8 cmd);")
     h.append("\n/* The family, for messages and events. */")
     h.append("extern struct genl_family mrc_genl_family;")
     h.append("\n/* Multicast groups: indexes in the family's group table. */")
