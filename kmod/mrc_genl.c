@@ -5,6 +5,7 @@
  * SETTINGS, STATS and PROBE.
  */
 #include <linux/ctype.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
@@ -237,6 +238,57 @@ int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	mutex_unlock(&mn->lock);
 	cb->args[0] = pos;
 	return skb->len;
+}
+
+/**
+ * mrc_genl_obj_set() - the SET of one object, by its key (plane, path,
+ *	policy: mrc_genl_obj_of()): a changed copy takes its place.
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_genl_obj_set(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *nest;
+	void *old, *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops || !ops->set))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->set_policy, tb, ops->missing);
+	if (err)
+		return err;
+	nest = info->attrs[ops->attr];
+	if (ops->check) {
+		err = ops->check(nest, tb, info->extack);
+		if (err)
+			return err;
+	}
+	obj = kzalloc(ops->obj_size, GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+
+	if (ops->set_rtnl)
+		rtnl_lock();
+	mutex_lock(&mn->lock);
+	old = ops->find(mn, tb[ops->key]);
+	if (!old) {
+		mrc_genl_extack(info->extack, tb[ops->key], ops->not_found);
+		err = -ENOENT;
+	} else {
+		memcpy(obj, old, ops->obj_size);
+		err = ops->set(mn, old, obj, nest, tb, info->extack);
+	}
+	mutex_unlock(&mn->lock);
+	if (ops->set_rtnl)
+		rtnl_unlock();
+	if (err)
+		kfree(obj);
+	return err;
 }
 
 /**

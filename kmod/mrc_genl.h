@@ -90,7 +90,7 @@ struct mrc_genl_msg {
 #define MRC_GENL_OBJ_MAXTYPE	MRC_CONN_A_MAX
 
 /**
- * struct mrc_genl_obj - what GET, its dump and DEL do the same way for each
+ * struct mrc_genl_obj - what GET, its dump, SET and DEL do the same way for each
  *	kind of object (plane, path, policy, connection): the object's
  *	attributes, its messages, and callbacks for what differs. The spec
  *	names the commands the shared handlers serve (kernel-object), and
@@ -115,6 +115,15 @@ struct mrc_genl_msg {
  * @get_key: instead of @find and @fill under mrc_net::lock, put the object
  *	@key names into @m by other means (connections are not
  *	configuration); 0 or a negative errno with an extack message.
+ * @set_policy: the nested policy of SET.
+ * @set_rtnl: SET holds RTNL too (a plane's new device must not vanish).
+ * @obj_size: size of an object: SET changes a copy.
+ * @check: checks of a SET request that need no state, or NULL; 0 or a
+ *	negative errno with an extack message.
+ * @set: apply the request's attributes @tb (its object: @nest) to @obj, a
+ *	copy of @old, and put it in @old's place (mrc_cfg.c), or say why
+ *	not (0, or a negative errno with an extack message; @obj is then
+ *	freed); mrc_net::lock held.
  */
 struct mrc_genl_obj {
 	u8 cmd;
@@ -134,6 +143,13 @@ struct mrc_genl_obj {
 		   struct netlink_ext_ack *extack);
 	int (*get_key)(struct net *net, const struct nlattr *key,
 		       struct mrc_genl_msg *m, struct netlink_ext_ack *extack);
+	const struct nla_policy *set_policy;
+	bool set_rtnl;
+	size_t obj_size;
+	int (*check)(struct nlattr *nest, struct nlattr **tb,
+		     struct netlink_ext_ack *extack);
+	int (*set)(struct mrc_net *mn, void *old, void *obj, struct nlattr *nest,
+		   struct nlattr **tb, struct netlink_ext_ack *extack);
 };
 
 int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,

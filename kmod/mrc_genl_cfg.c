@@ -58,23 +58,6 @@ static int mrc_plane_del(struct mrc_net *mn, void *obj,
 	return 0;
 }
 
-const struct mrc_genl_obj mrc_genl_plane_obj = {
-	.cmd = MRC_CMD_PLANE_GET,
-	.attr = MRC_A_PLANE,
-	.maxtype = MRC_PLANE_A_MAX,
-	.key = MRC_PLANE_A_ID,
-	.key_policy = mrc_genl_plane_id_policy,
-	.missing = "the plane (MRC_A_PLANE) is required",
-	.missing_get = "the plane (MRC_A_PLANE) is required (or dump them all)",
-	.key_missing = "plane id is required",
-	.not_found = "no plane with this id",
-	.reply_size = NLMSG_DEFAULT_SIZE,
-	.fill = mrc_plane_fill,
-	.find = mrc_plane_find,
-	.from = mrc_plane_from,
-	.del = mrc_plane_del,
-};
-
 /*
  * The device a request names (by index or by name), in the caller's
  * namespace; caller holds RTNL. Sets the extack and returns NULL if none.
@@ -187,53 +170,19 @@ fail:
 	return err;
 }
 
-/**
- * mrc_genl_plane_set() - MRC_CMD_PLANE_SET: change a plane.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * A new device or source address takes the plane down and up again.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info)
+/* PLANE_SET: a new device or source address takes the plane down and up. */
+static int mrc_plane_set(struct mrc_net *mn, void *old_obj, void *obj,
+			 struct nlattr *nest, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_plane *old, *pl;
+	struct mrc_plane *old = old_obj, *pl = obj;
 	struct net_device *dev;
 	bool moved = false;
-	int err;
 
-	err = mrc_genl_obj_parse(info, &mrc_genl_plane_obj,
-				 mrc_genl_plane_req_policy, tb,
-				 mrc_genl_plane_obj.missing);
-	if (err)
-		return err;
-	err = mrc_plane_check(info->attrs[MRC_A_PLANE], tb, extack);
-	if (err)
-		return err;
-	pl = kzalloc(sizeof(*pl), GFP_KERNEL);
-	if (!pl)
-		return -ENOMEM;
-
-	rtnl_lock();
-	mutex_lock(&mn->lock);
-	old = mrc_cfg_plane_find(mn, nla_get_u32(tb[MRC_PLANE_A_ID]));
-	if (!old) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PLANE_A_ID],
-				    "no plane with this id");
-		err = -ENOENT;
-		goto fail;
-	}
-	*pl = *old;
 	if (tb[MRC_PLANE_A_IFINDEX] || tb[MRC_PLANE_A_IFNAME]) {
 		dev = mrc_plane_dev(mn->net, tb, extack);
-		if (!dev) {
-			err = -ENODEV;
-			goto fail;
-		}
+		if (!dev)
+			return -ENODEV;
 		moved |= dev->ifindex != old->ifindex;
 		pl->ifindex = dev->ifindex;
 	}
@@ -245,15 +194,30 @@ int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info)
 		pl->admin_up = nla_get_u8(tb[MRC_PLANE_A_ADMIN]) ==
 			       MRC_PLANE_ADMIN_UP;
 	mrc_cfg_plane_replace(mn, old, pl, moved);
-	mutex_unlock(&mn->lock);
-	rtnl_unlock();
 	return 0;
-fail:
-	mutex_unlock(&mn->lock);
-	rtnl_unlock();
-	kfree(pl);
-	return err;
 }
+
+const struct mrc_genl_obj mrc_genl_plane_obj = {
+	.cmd = MRC_CMD_PLANE_GET,
+	.attr = MRC_A_PLANE,
+	.maxtype = MRC_PLANE_A_MAX,
+	.key = MRC_PLANE_A_ID,
+	.key_policy = mrc_genl_plane_id_policy,
+	.missing = "the plane (MRC_A_PLANE) is required",
+	.missing_get = "the plane (MRC_A_PLANE) is required (or dump them all)",
+	.key_missing = "plane id is required",
+	.not_found = "no plane with this id",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_plane_fill,
+	.find = mrc_plane_find,
+	.from = mrc_plane_from,
+	.del = mrc_plane_del,
+	.set_policy = mrc_genl_plane_req_policy,
+	.set_rtnl = true,
+	.obj_size = sizeof(struct mrc_plane),
+	.check = mrc_plane_check,
+	.set = mrc_plane_set,
+};
 
 /* ---- paths ------------------------------------------------------------- */
 
@@ -305,23 +269,6 @@ static int mrc_path_del(struct mrc_net *mn, void *obj,
 	mrc_cfg_path_del(mn, obj);
 	return 0;
 }
-
-const struct mrc_genl_obj mrc_genl_path_obj = {
-	.cmd = MRC_CMD_PATH_GET,
-	.attr = MRC_A_PATH,
-	.maxtype = MRC_PATH_A_MAX,
-	.key = MRC_PATH_A_ID,
-	.key_policy = mrc_genl_path_id_policy,
-	.missing = "the path (MRC_A_PATH) is required",
-	.missing_get = "the path (MRC_A_PATH) is required (or dump them all)",
-	.key_missing = "path id is required",
-	.not_found = "no path with this id",
-	.reply_size = NLMSG_DEFAULT_SIZE,
-	.fill = mrc_path_fill,
-	.find = mrc_path_find,
-	.from = mrc_path_from,
-	.del = mrc_path_del,
-};
 
 /* Mode data of an ADD: exactly what the mode needs, each address valid. */
 static int mrc_path_parse_mode(struct mrc_cfg_path *p, struct nlattr *nest,
@@ -478,46 +425,40 @@ fail_free:
 	return err;
 }
 
-/**
- * mrc_genl_path_set() - MRC_CMD_PATH_SET: change a path's weight or deny flag.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info)
+/* PATH_SET: a path's weight and deny flag. */
+static int mrc_path_set(struct mrc_net *mn, void *old, void *obj,
+			struct nlattr *nest, struct nlattr **tb,
+			struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_PATH_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_cfg_path *old, *p;
-	int err;
+	struct mrc_cfg_path *p = obj;
 
-	err = mrc_genl_obj_parse(info, &mrc_genl_path_obj, mrc_genl_path_set_policy,
-				 tb, mrc_genl_path_obj.missing);
-	if (err)
-		return err;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	old = mrc_cfg_path_find(mn, nla_get_u32(tb[MRC_PATH_A_ID]));
-	if (!old) {
-		mutex_unlock(&mn->lock);
-		kfree(p);
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_A_ID],
-				    "no path with this id");
-		return -ENOENT;
-	}
-	*p = *old;
 	if (tb[MRC_PATH_A_WEIGHT])
 		p->weight = nla_get_u8(tb[MRC_PATH_A_WEIGHT]);
 	if (tb[MRC_PATH_A_DENY])
 		p->deny = nla_get_u8(tb[MRC_PATH_A_DENY]);
 	mrc_cfg_path_replace(mn, old, p);
-	mutex_unlock(&mn->lock);
 	return 0;
 }
+
+const struct mrc_genl_obj mrc_genl_path_obj = {
+	.cmd = MRC_CMD_PATH_GET,
+	.attr = MRC_A_PATH,
+	.maxtype = MRC_PATH_A_MAX,
+	.key = MRC_PATH_A_ID,
+	.key_policy = mrc_genl_path_id_policy,
+	.missing = "the path (MRC_A_PATH) is required",
+	.missing_get = "the path (MRC_A_PATH) is required (or dump them all)",
+	.key_missing = "path id is required",
+	.not_found = "no path with this id",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_path_fill,
+	.find = mrc_path_find,
+	.from = mrc_path_from,
+	.del = mrc_path_del,
+	.set_policy = mrc_genl_path_set_policy,
+	.obj_size = sizeof(struct mrc_cfg_path),
+	.set = mrc_path_set,
+};
 
 /* ---- failure policies -------------------------------------------------- */
 
@@ -577,23 +518,6 @@ static int mrc_policy_del(struct mrc_net *mn, void *obj,
 	}
 	return 0;
 }
-
-const struct mrc_genl_obj mrc_genl_policy_obj = {
-	.cmd = MRC_CMD_POLICY_GET,
-	.attr = MRC_A_POLICY,
-	.maxtype = MRC_POLICY_A_MAX,
-	.key = MRC_POLICY_A_NAME,
-	.key_policy = mrc_genl_policy_name_policy,
-	.missing = "the policy (MRC_A_POLICY) is required",
-	.missing_get = "the policy (MRC_A_POLICY) is required (or dump them all)",
-	.key_missing = "policy name is required",
-	.not_found = "no policy with this name",
-	.reply_size = NLMSG_DEFAULT_SIZE,
-	.fill = mrc_policy_fill,
-	.find = mrc_policy_find,
-	.from = mrc_policy_from,
-	.del = mrc_policy_del,
-};
 
 /* Which attribute a message of mrc_policy_validate() is about. */
 static const struct {
@@ -709,50 +633,38 @@ fail:
 	return err;
 }
 
-/**
- * mrc_genl_policy_set() - MRC_CMD_POLICY_SET: change a failure policy.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Connections that use it take the new knobs.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info)
+/* POLICY_SET: connections that use the policy take the new knobs. */
+static int mrc_policy_set(struct mrc_net *mn, void *old, void *obj,
+			  struct nlattr *nest, struct nlattr **tb,
+			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_POLICY_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_policy_obj *old, *po;
+	struct mrc_policy_obj *po = obj;
 	int err;
 
-	err = mrc_genl_obj_parse(info, &mrc_genl_policy_obj,
-				 mrc_genl_policy_req_policy, tb,
-				 mrc_genl_policy_obj.missing);
+	err = mrc_policy_apply(&po->p, nest, tb, extack);
 	if (err)
 		return err;
-	po = kzalloc(sizeof(*po), GFP_KERNEL);
-	if (!po)
-		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	old = mrc_cfg_policy_find(mn, nla_data(tb[MRC_POLICY_A_NAME]));
-	if (!old) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
-				    "no policy with this name");
-		err = -ENOENT;
-		goto fail;
-	}
-	*po = *old;
-	err = mrc_policy_apply(&po->p, info->attrs[MRC_A_POLICY], tb, extack);
-	if (err)
-		goto fail;
 	mrc_cfg_policy_replace(mn, old, po);
-	mutex_unlock(&mn->lock);
 	return 0;
-fail:
-	mutex_unlock(&mn->lock);
-	kfree(po);
-	return err;
 }
+
+const struct mrc_genl_obj mrc_genl_policy_obj = {
+	.cmd = MRC_CMD_POLICY_GET,
+	.attr = MRC_A_POLICY,
+	.maxtype = MRC_POLICY_A_MAX,
+	.key = MRC_POLICY_A_NAME,
+	.key_policy = mrc_genl_policy_name_policy,
+	.missing = "the policy (MRC_A_POLICY) is required",
+	.missing_get = "the policy (MRC_A_POLICY) is required (or dump them all)",
+	.key_missing = "policy name is required",
+	.not_found = "no policy with this name",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_policy_fill,
+	.find = mrc_policy_find,
+	.from = mrc_policy_from,
+	.del = mrc_policy_del,
+	.set_policy = mrc_genl_policy_req_policy,
+	.obj_size = sizeof(struct mrc_policy_obj),
+	.set = mrc_policy_set,
+};
 

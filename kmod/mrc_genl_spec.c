@@ -197,7 +197,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PLANE_SET,
-		.doit = mrc_genl_plane_set,
+		.doit = mrc_genl_obj_set,
 		.policy = mrc_plane_set_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -225,7 +225,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_PATH_SET,
-		.doit = mrc_genl_path_set,
+		.doit = mrc_genl_obj_set,
 		.policy = mrc_path_set_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -253,7 +253,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	},
 	{
 		.cmd = MRC_CMD_POLICY_SET,
-		.doit = mrc_genl_policy_set,
+		.doit = mrc_genl_obj_set,
 		.policy = mrc_policy_set_nl_policy,
 		.maxattr = MRC_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
@@ -321,7 +321,7 @@ struct genl_family mrc_genl_family __ro_after_init = {
 
 /**
  * mrc_genl_obj_of() - the kind of object a command's shared handler
- *	(mrc_genl_obj_get(), mrc_genl_obj_del(), mrc_genl_obj_dump()) serves.
+ *	(mrc_genl_obj_get(), _set(), _del(), _dump()) serves.
  * @cmd: the command.
  *
  * Return: the object's description, or NULL for other commands.
@@ -330,12 +330,15 @@ const struct mrc_genl_obj *mrc_genl_obj_of(u8 cmd)
 {
 	switch (cmd) {
 	case MRC_CMD_PLANE_DEL:
+	case MRC_CMD_PLANE_SET:
 	case MRC_CMD_PLANE_GET:
 		return &mrc_genl_plane_obj;
 	case MRC_CMD_PATH_DEL:
+	case MRC_CMD_PATH_SET:
 	case MRC_CMD_PATH_GET:
 		return &mrc_genl_path_obj;
 	case MRC_CMD_POLICY_DEL:
+	case MRC_CMD_POLICY_SET:
 	case MRC_CMD_POLICY_GET:
 		return &mrc_genl_policy_obj;
 	case MRC_CMD_CONN_GET:

@@ -33,13 +33,11 @@ int mrc_genl_validate_policy_name(const struct nlattr *attr, struct netlink_ext_
 int mrc_genl_info_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_obj_del(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_obj_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info);
-int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_settings_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);

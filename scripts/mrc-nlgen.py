@@ -348,16 +348,16 @@ def op_request(sp, o):
 
 def handler(o, kind):
     """The handler of an operation's do or dump. With kernel-object, the
-    shared one (mrc_genl.c): mrc_genl_obj_get, _del (by the command's
-    name) or _dump. Else the command's own: mrc_genl_<op> does it,
+    shared one (mrc_genl.c): mrc_genl_obj_get, _set, _del (by the
+    command's name) or _dump. Else the command's own: mrc_genl_<op> does it,
     mrc_genl_<object>_dump dumps (<op> without its "-get")."""
     if o[kind].get("kernel-object"):
         if kind == "dump":
             return "mrc_genl_obj_dump"
-        for verb in ("get", "del"):
+        for verb in ("get", "set", "del"):
             if o["name"].endswith("-" + verb):
                 return "mrc_genl_obj_" + verb
-        raise SpecError("op %s: kernel-object serves only GET, DEL and dumps" % o["name"])
+        raise SpecError("op %s: kernel-object serves only GET, SET, DEL and dumps" % o["name"])
     if kind == "do":
         return "mrc_genl_" + lname(o["name"])
     base = o["name"][:-len("-get")] if o["name"].endswith("-get") else o["name"]
@@ -514,7 +514,7 @@ def gen_kernel(sp):
         c.append("""\
 /**
  * mrc_genl_obj_of() - the kind of object a command's shared handler
- *	(mrc_genl_obj_get(), mrc_genl_obj_del(), mrc_genl_obj_dump()) serves.
+ *	(mrc_genl_obj_get(), _set(), _del(), _dump()) serves.
  * @cmd: the command.
  *
  * Return: the object's description, or NULL for other commands.
