@@ -7,8 +7,8 @@
  * lifecycle (mrc_cfg.c: find, add, replace, delete), objects into
  * messages, errors into extack messages. GET, its dump, SET and DEL are
  * the same for every object (mrc_genl_obj_*() in mrc_genl.c); what
- * differs is in each object's struct mrc_genl_obj. Documentation/object-model.md
- * describes the objects.
+ * differs is in each object's struct mrc_genl_obj.
+ * Documentation/object-model.md describes the objects.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
