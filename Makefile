@@ -23,7 +23,11 @@
 #                   UBSAN; built once per machine, about an hour; not in check;
 #                   about 80 min on a quiet 2-core machine, T="..." for some
 #                   tests, MRC_SUITE_BUDGET=SECONDS bounds the run)
-#   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format
+#   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format,
+#                   the netlink code generated from its spec
+#   make netlink-gen  regenerate the netlink family's code from
+#                   Documentation/netlink/specs/mrc.yaml (uapi enums, kernel
+#                   policies and ops, python constants); commit the result
 #   make coverage   line coverage of the protocol core (gcovr)
 #   make fuzz       run each libFuzzer target for FUZZ_SECONDS (default 60)
 #   make install    install mrc.ko (+depmod), mrcctl, man pages, completion
@@ -57,6 +61,9 @@ selftests: all
 
 selftests-fabric: all
 	selftests/run.sh $(notdir $(basename $(shell grep -l lib_fabric.sh selftests/tests/*.sh)))
+
+netlink-gen:
+	python3 scripts/mrc-nlgen.py
 
 lint:
 	scripts/lint-kernel.sh
@@ -104,4 +111,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric netlink-gen lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean

@@ -2,9 +2,12 @@
 /*
  * MRC for Linux: the configuration of a namespace.
  *
- * Planes, paths and failure policies live in struct mrc_net. Writers (the
- * netlink commands in mrc_genl_cfg.c, the netdev notifier here) hold
- * mrc_net::lock and publish with RCU; readers (the data path) look up and
+ * Planes, paths and failure policies live in struct mrc_net, and their
+ * lifecycle here: found, added, replaced by a changed copy, deleted, with
+ * the counts, the notifier chain and RCU freeing that go with it. Writers
+ * (the netlink commands in mrc_genl_cfg.c, which only translate requests
+ * into these calls and their errors into messages; the netdev notifier
+ * here) hold mrc_net::lock and publish with RCU; readers (the data path) look up and
  * copy under rcu_read_lock(). A plane follows its device through a netdev
  * notifier: its oper state is admin up and the device running with
  * carrier; every change emits an event and runs the configuration
@@ -29,6 +32,9 @@ static bool mrc_dev_usable(const struct net_device *dev)
 	return netif_running(dev) && netif_carrier_ok(dev);
 }
 
+static void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
+			   struct mrc_cfg_notify *n);
+
 /**
  * mrc_cfg_plane_set_oper() - change a plane's oper state, if it differs.
  * @mn: the namespace; caller holds mn->lock.
@@ -38,8 +44,8 @@ static bool mrc_dev_usable(const struct net_device *dev)
  *
  * Counts the transition, emits a plane event and runs the notifier chain.
  */
-void mrc_cfg_plane_set_oper(struct mrc_net *mn, struct mrc_plane *pl, bool up,
-			    u8 reason)
+static void mrc_cfg_plane_set_oper(struct mrc_net *mn, struct mrc_plane *pl,
+				   bool up, u8 reason)
 {
 	struct mrc_cfg_notify n = { .plane = pl->id, .reason = reason };
 
@@ -65,7 +71,8 @@ static void mrc_cfg_plane_refresh(struct mrc_net *mn, struct mrc_plane *pl,
  * @pl: the plane.
  * @reason: enum mrc_plane_reason of an up/down transition.
  */
-void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl, u8 reason)
+static void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl,
+			       u8 reason)
 {
 	struct net_device *dev = NULL;
 
@@ -81,8 +88,8 @@ void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl, u8 reason)
  * @event: enum mrc_cfg_event.
  * @n: the data (its @net is filled in here).
  */
-void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
-		    struct mrc_cfg_notify *n)
+static void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
+			   struct mrc_cfg_notify *n)
 {
 	lockdep_assert_held(&mn->lock);
 	n->net = mn->net;
@@ -283,6 +290,305 @@ struct mrc_policy_obj *mrc_cfg_policy_find(struct mrc_net *mn, const char *name)
 		if (!strcmp(po->name, name))
 			return po;
 	return NULL;
+}
+
+/* ---- the objects' lifecycle (writers hold mn->lock) --------------------- */
+
+/**
+ * mrc_cfg_plane_find() - find a plane by id.
+ * @mn: the namespace; caller holds mn->lock.
+ * @id: the plane id (any value: ids beyond MRC_PLANE_MAX find nothing).
+ *
+ * Return: the plane or NULL.
+ */
+struct mrc_plane *mrc_cfg_plane_find(struct mrc_net *mn, u32 id)
+{
+	if (id > MRC_PLANE_MAX)
+		return NULL;
+	return rcu_dereference_protected(mn->planes[id],
+					 lockdep_is_held(&mn->lock));
+}
+
+/**
+ * mrc_cfg_plane_from() - the plane of lowest id at or after a position.
+ * @mn: the namespace; caller holds mn->lock.
+ * @pos: the first id to look at; set to the plane's id when one is found.
+ *
+ * Return: the plane or NULL.
+ */
+struct mrc_plane *mrc_cfg_plane_from(struct mrc_net *mn, long *pos)
+{
+	struct mrc_plane *pl;
+	long id;
+
+	for (id = *pos; id >= 0 && id <= MRC_PLANE_MAX; id++) {
+		pl = mrc_cfg_plane_find(mn, id);
+		if (pl) {
+			*pos = id;
+			return pl;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * mrc_cfg_plane_add() - publish a new plane.
+ * @mn: the namespace; caller holds RTNL and mn->lock, and checked that no
+ *	plane has @pl's id.
+ * @pl: the plane, with its device; owned by the namespace from now on.
+ *
+ * The plane comes up now if its device can carry it.
+ */
+void mrc_cfg_plane_add(struct mrc_net *mn, struct mrc_plane *pl)
+{
+	lockdep_assert_held(&mn->lock);
+	rcu_assign_pointer(mn->planes[pl->id], pl);
+	mrc_cfg_plane_sync(mn, pl, MRC_PLANE_R_ADDED);
+}
+
+/**
+ * mrc_cfg_plane_replace() - put a changed copy of a plane in its place.
+ * @mn: the namespace; caller holds RTNL and mn->lock.
+ * @old: the plane as it is; freed after readers are done.
+ * @pl: its new version (same id); owned by the namespace from now on.
+ * @moved: @pl has another device or source address than @old.
+ *
+ * Connections copied the old device and address: a moved plane goes down
+ * (they move off it), then its new version comes up if it can.
+ */
+void mrc_cfg_plane_replace(struct mrc_net *mn, struct mrc_plane *old,
+			   struct mrc_plane *pl, bool moved)
+{
+	u8 reason = moved ? MRC_PLANE_R_DEVICE_CHANGED : MRC_PLANE_R_ADMIN;
+
+	lockdep_assert_held(&mn->lock);
+	pl->oper_up = false;
+	if (moved && old->oper_up)
+		mrc_cfg_plane_set_oper(mn, old, false, reason);
+	else
+		pl->oper_up = old->oper_up;
+	rcu_assign_pointer(mn->planes[pl->id], pl);
+	kfree_rcu(old, rcu);
+	mrc_cfg_plane_sync(mn, pl, reason);
+}
+
+/**
+ * mrc_cfg_plane_del() - delete a plane and every path on it.
+ * @mn: the namespace; caller holds mn->lock.
+ * @pl: the plane; freed after readers are done.
+ */
+void mrc_cfg_plane_del(struct mrc_net *mn, struct mrc_plane *pl)
+{
+	struct mrc_cfg_notify n = { .plane = pl->id };
+	struct mrc_cfg_path *p, *tmp;
+
+	lockdep_assert_held(&mn->lock);
+	list_for_each_entry_safe(p, tmp, &mn->paths, list)
+		if (p->plane == pl->id)
+			mrc_cfg_path_del(mn, p);
+	if (pl->oper_up)
+		mrc_cfg_plane_set_oper(mn, pl, false, MRC_PLANE_R_DELETED);
+	mrc_cfg_notify(mn, MRC_CFG_PLANE_DEL, &n);
+	RCU_INIT_POINTER(mn->planes[pl->id], NULL);
+	kfree_rcu(pl, rcu);
+}
+
+/**
+ * mrc_cfg_path_find() - find a path by id.
+ * @mn: the namespace; caller holds mn->lock.
+ * @id: the path id.
+ *
+ * Return: the path or NULL.
+ */
+struct mrc_cfg_path *mrc_cfg_path_find(struct mrc_net *mn, u32 id)
+{
+	struct mrc_cfg_path *p;
+
+	list_for_each_entry(p, &mn->paths, list)
+		if (p->id == id)
+			return p;
+	return NULL;
+}
+
+/**
+ * mrc_cfg_path_from() - the path of lowest id at or after a position.
+ * @mn: the namespace; caller holds mn->lock.
+ * @pos: the first id to look at; set to the path's id when one is found.
+ *
+ * Return: the path or NULL.
+ */
+struct mrc_cfg_path *mrc_cfg_path_from(struct mrc_net *mn, long *pos)
+{
+	struct mrc_cfg_path *p;
+
+	/* mn->paths is ordered by id. */
+	list_for_each_entry(p, &mn->paths, list) {
+		if (p->id >= *pos) {
+			*pos = p->id;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * mrc_cfg_path_add() - publish a new path, in id order.
+ * @mn: the namespace; caller holds mn->lock.
+ * @p: the path, checked but for what depends on the namespace; owned by
+ *	the namespace when this succeeds.
+ *
+ * Return: 0, -ENOENT (no plane with @p's plane id), -EEXIST (a path has
+ * @p's id) or -ENOSPC (MRC_PATHS_MAX paths already).
+ */
+int mrc_cfg_path_add(struct mrc_net *mn, struct mrc_cfg_path *p)
+{
+	struct mrc_plane *pl = mrc_cfg_plane_find(mn, p->plane);
+	struct mrc_cfg_path *pos;
+	struct list_head *at;
+
+	lockdep_assert_held(&mn->lock);
+	if (!pl)
+		return -ENOENT;
+	if (mrc_cfg_path_find(mn, p->id))
+		return -EEXIST;
+	if (mn->nr_paths >= MRC_PATHS_MAX)
+		return -ENOSPC;
+	/* Keep the list ordered by id: dumps resume from an id. */
+	at = &mn->paths;
+	list_for_each_entry(pos, &mn->paths, list) {
+		if (pos->id > p->id)
+			break;
+		at = &pos->list;
+	}
+	list_add_rcu(&p->list, at);
+	mn->nr_paths++;
+	WRITE_ONCE(pl->nr_paths, pl->nr_paths + 1);
+	return 0;
+}
+
+/**
+ * mrc_cfg_path_replace() - put a changed copy of a path in its place.
+ * @mn: the namespace; caller holds mn->lock.
+ * @old: the path as it is; freed after readers are done.
+ * @p: its new version (same id, plane and route); owned by the namespace
+ *	from now on.
+ *
+ * Connections learn of a change of the deny flag.
+ */
+void mrc_cfg_path_replace(struct mrc_net *mn, struct mrc_cfg_path *old,
+			  struct mrc_cfg_path *p)
+{
+	struct mrc_cfg_notify n = { .plane = p->plane, .path = p->id };
+
+	lockdep_assert_held(&mn->lock);
+	list_replace_rcu(&old->list, &p->list);
+	if (p->deny != old->deny)
+		mrc_cfg_notify(mn, p->deny ? MRC_CFG_PATH_DENY :
+				   MRC_CFG_PATH_ALLOW, &n);
+	kfree_rcu(old, rcu);
+}
+
+/**
+ * mrc_cfg_path_del() - delete a path.
+ * @mn: the namespace; caller holds mn->lock.
+ * @p: the path; connections move off it first; freed after readers are
+ *	done.
+ */
+void mrc_cfg_path_del(struct mrc_net *mn, struct mrc_cfg_path *p)
+{
+	struct mrc_cfg_notify n = { .plane = p->plane, .path = p->id };
+	struct mrc_plane *pl = mrc_cfg_plane_find(mn, p->plane);
+
+	lockdep_assert_held(&mn->lock);
+	mrc_cfg_notify(mn, MRC_CFG_PATH_DEL, &n);
+	list_del_rcu(&p->list);
+	mn->nr_paths--;
+	if (pl)
+		WRITE_ONCE(pl->nr_paths, pl->nr_paths - 1);
+	kfree_rcu(p, rcu);
+}
+
+/**
+ * mrc_cfg_policy_at() - a policy by its position in the namespace's list.
+ * @mn: the namespace; caller holds mn->lock.
+ * @pos: the position (0 is the first policy); unchanged.
+ *
+ * Return: the policy or NULL.
+ */
+struct mrc_policy_obj *mrc_cfg_policy_at(struct mrc_net *mn, long *pos)
+{
+	struct mrc_policy_obj *po;
+	long i = 0;
+
+	lockdep_assert_held(&mn->lock);
+	list_for_each_entry(po, &mn->policies, list)
+		if (i++ == *pos)
+			return po;
+	return NULL;
+}
+
+/**
+ * mrc_cfg_policy_add() - add a failure policy.
+ * @mn: the namespace; caller holds mn->lock.
+ * @po: the policy, validated; owned by the namespace when this succeeds.
+ *
+ * Return: 0, -EEXIST (a policy has @po's name) or -ENOSPC
+ * (MRC_POLICIES_MAX policies already).
+ */
+int mrc_cfg_policy_add(struct mrc_net *mn, struct mrc_policy_obj *po)
+{
+	lockdep_assert_held(&mn->lock);
+	if (mrc_cfg_policy_find(mn, po->name))
+		return -EEXIST;
+	if (mn->nr_policies >= MRC_POLICIES_MAX)
+		return -ENOSPC;
+	list_add_tail_rcu(&po->list, &mn->policies);
+	mn->nr_policies++;
+	return 0;
+}
+
+/**
+ * mrc_cfg_policy_replace() - put a changed copy of a policy in its place.
+ * @mn: the namespace; caller holds mn->lock.
+ * @old: the policy as it is; freed after readers are done.
+ * @po: its new version (same name), validated; owned by the namespace from
+ *	now on.
+ *
+ * Existing connections that use the policy take the new knobs.
+ */
+void mrc_cfg_policy_replace(struct mrc_net *mn, struct mrc_policy_obj *old,
+			    struct mrc_policy_obj *po)
+{
+	struct mrc_cfg_notify n = { .policy = po->name };
+
+	lockdep_assert_held(&mn->lock);
+	list_replace_rcu(&old->list, &po->list);
+	if (rcu_access_pointer(mn->def_policy) == old)
+		rcu_assign_pointer(mn->def_policy, po);
+	kfree_rcu(old, rcu);
+	mrc_cfg_notify(mn, MRC_CFG_POLICY_CHANGE, &n);
+}
+
+/**
+ * mrc_cfg_policy_del() - delete a failure policy.
+ * @mn: the namespace; caller holds mn->lock.
+ * @po: the policy; its users fall back to the default policy; freed after
+ *	readers are done.
+ *
+ * Return: 0, or -EBUSY if @po is the namespace's default policy.
+ */
+int mrc_cfg_policy_del(struct mrc_net *mn, struct mrc_policy_obj *po)
+{
+	struct mrc_cfg_notify n = { .policy = po->name };
+
+	lockdep_assert_held(&mn->lock);
+	if (rcu_access_pointer(mn->def_policy) == po)
+		return -EBUSY;
+	mrc_cfg_notify(mn, MRC_CFG_POLICY_DEL, &n);
+	list_del_rcu(&po->list);
+	mn->nr_policies--;
+	kfree_rcu(po, rcu);
+	return 0;
 }
 
 /**

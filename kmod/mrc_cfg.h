@@ -180,11 +180,29 @@ int mrc_cfg_net_init(struct net *net);
 void mrc_cfg_net_exit(struct net *net);
 int mrc_cfg_init(void);
 void mrc_cfg_exit(void);
-void mrc_cfg_plane_set_oper(struct mrc_net *mn, struct mrc_plane *pl, bool up,
-			    u8 reason);
-void mrc_cfg_plane_sync(struct mrc_net *mn, struct mrc_plane *pl, u8 reason);
-void mrc_cfg_notify(struct mrc_net *mn, enum mrc_cfg_event event,
-		    struct mrc_cfg_notify *n);
 struct mrc_policy_obj *mrc_cfg_policy_find(struct mrc_net *mn, const char *name);
+
+/*
+ * The objects' lifecycle (mrc_cfg.c), for netlink (mrc_genl_cfg.c): the
+ * caller holds mrc_net::lock (and RTNL for a plane's add and replace)
+ * across its checks and the change.
+ */
+struct mrc_plane *mrc_cfg_plane_find(struct mrc_net *mn, u32 id);
+struct mrc_plane *mrc_cfg_plane_from(struct mrc_net *mn, long *pos);
+void mrc_cfg_plane_add(struct mrc_net *mn, struct mrc_plane *pl);
+void mrc_cfg_plane_replace(struct mrc_net *mn, struct mrc_plane *old,
+			   struct mrc_plane *pl, bool moved);
+void mrc_cfg_plane_del(struct mrc_net *mn, struct mrc_plane *pl);
+struct mrc_cfg_path *mrc_cfg_path_find(struct mrc_net *mn, u32 id);
+struct mrc_cfg_path *mrc_cfg_path_from(struct mrc_net *mn, long *pos);
+int mrc_cfg_path_add(struct mrc_net *mn, struct mrc_cfg_path *p);
+void mrc_cfg_path_replace(struct mrc_net *mn, struct mrc_cfg_path *old,
+			  struct mrc_cfg_path *p);
+void mrc_cfg_path_del(struct mrc_net *mn, struct mrc_cfg_path *p);
+struct mrc_policy_obj *mrc_cfg_policy_at(struct mrc_net *mn, long *pos);
+int mrc_cfg_policy_add(struct mrc_net *mn, struct mrc_policy_obj *po);
+void mrc_cfg_policy_replace(struct mrc_net *mn, struct mrc_policy_obj *old,
+			    struct mrc_policy_obj *po);
+int mrc_cfg_policy_del(struct mrc_net *mn, struct mrc_policy_obj *po);
 
 #endif /* _MRC_CFG_H */

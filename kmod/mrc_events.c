@@ -11,6 +11,7 @@
 #include <linux/ktime.h>
 #include <net/genetlink.h>
 
+#include "mrc_genl_spec.h"
 #include "mrc_kern.h"
 #include "mrc_stats.h"
 #include "mrc_events.h"

@@ -4,6 +4,8 @@
  * (see mrc_genl.h) and the commands of the namespace as a whole: INFO,
  * SETTINGS, STATS and PROBE.
  */
+#include <linux/ctype.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
@@ -17,6 +19,43 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /**
+ * mrc_genl_validate_policy_name() - check a policy name in a request.
+ * @attr: the name (NUL-terminated: the spec types it as a string).
+ * @extack: the request's extack.
+ *
+ * The spec (Documentation/netlink/specs/mrc.yaml) names this validator for
+ * every attribute that holds a policy name: 1..MRC_POLICY_NAME_LEN
+ * characters of [a-zA-Z0-9_-], with a message that says which rule the
+ * name breaks.
+ *
+ * Return: 0, or -EINVAL with an extack message.
+ */
+int mrc_genl_validate_policy_name(const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	const char *s = nla_data(attr);
+	size_t len = strnlen(s, nla_len(attr));
+
+	if (!len) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "policy name is empty");
+		return -EINVAL;
+	}
+	if (len > MRC_POLICY_NAME_LEN) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "policy name is longer than 15 characters");
+		return -EINVAL;
+	}
+	for (; *s; s++) {
+		if (!isalnum(*s) && *s != '_' && *s != '-') {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "policy name may only hold letters, digits, '_' and '-'");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
  * mrc_genl_parse_obj() - parse the nested object of a request.
  * @info: the request.
  * @type: the object's attribute (MRC_A_*).
@@ -28,9 +67,9 @@
  *
  * Return: 0, or -EINVAL with an extack message.
  */
-int mrc_genl_parse_obj(struct genl_info *info, int type, int maxtype,
-		       const struct nla_policy *pol, struct nlattr **tb,
-		       const char *missing)
+static int mrc_genl_parse_obj(struct genl_info *info, int type, int maxtype,
+			      const struct nla_policy *pol, struct nlattr **tb,
+			      const char *missing)
 {
 	if (!info->attrs[type]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, type);
@@ -57,6 +96,233 @@ int mrc_genl_missing(struct netlink_ext_ack *extack, struct nlattr *nest,
 	NL_SET_ERR_ATTR_MISS(extack, nest, type);
 	mrc_genl_extack(extack, NULL, msg);
 	return -EINVAL;
+}
+
+/**
+ * mrc_genl_obj_parse() - parse the object of a request and check that it
+ *	names one.
+ * @info: the request.
+ * @obj: the kind of object.
+ * @pol: the nested policy of the command.
+ * @tb: the object's attributes, @obj->maxtype + 1 of them.
+ * @missing: the extack message if the request has no object.
+ *
+ * Return: 0, or -EINVAL with an extack message.
+ */
+int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,
+		       const struct nla_policy *pol, struct nlattr **tb,
+		       const char *missing)
+{
+	int err;
+
+	/* @tb of the helpers below holds MRC_GENL_OBJ_MAXTYPE + 1. */
+	if (WARN_ON_ONCE(obj->maxtype > MRC_GENL_OBJ_MAXTYPE))
+		return -EINVAL;
+	err = mrc_genl_parse_obj(info, obj->attr, obj->maxtype, pol, tb,
+				 missing);
+	if (err)
+		return err;
+	if (!tb[obj->key])
+		return mrc_genl_missing(info->extack, info->attrs[obj->attr],
+					obj->key, obj->key_missing);
+	return 0;
+}
+
+/**
+ * mrc_genl_obj_put() - add one object's message to a reply or a dump.
+ * @ops: the kind of object.
+ * @m: the message.
+ * @mn: the namespace (for @ops->fill).
+ * @obj: the object.
+ *
+ * Return: 0, or -EMSGSIZE when @m is full (nothing of @obj is left in it).
+ */
+int mrc_genl_obj_put(const struct mrc_genl_obj *ops, struct mrc_genl_msg *m,
+		     struct mrc_net *mn, const void *obj)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = mrc_genl_put_hdr(m->skb, m->portid, m->seq, m->flags, ops->cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	nest = nla_nest_start(m->skb, ops->attr);
+	if (!nest || ops->fill(m->skb, mn, obj)) {
+		genlmsg_cancel(m->skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(m->skb, nest);
+	genlmsg_end(m->skb, hdr);
+	return 0;
+}
+
+/**
+ * mrc_genl_obj_get() - the GET of one object, by its key (plane, path,
+ *	policy, connection: mrc_genl_obj_of()).
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 (the reply is sent) or a negative errno.
+ */
+int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct net *net = genl_info_net(info);
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_genl_msg m = {
+		.portid = info->snd_portid,
+		.seq = info->snd_seq,
+	};
+	const struct nlattr *key;
+	const void *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->key_policy, tb,
+				 ops->missing_get);
+	if (err)
+		return err;
+	key = tb[ops->key];
+	m.skb = genlmsg_new(ops->reply_size, GFP_KERNEL);
+	if (!m.skb)
+		return -ENOMEM;
+	if (ops->get_key) {
+		err = ops->get_key(net, key, &m, info->extack);
+	} else {
+		mutex_lock(&mn->lock);
+		obj = ops->find(mn, key);
+		if (!obj) {
+			mrc_genl_extack(info->extack, key, ops->not_found);
+			err = -ENOENT;
+		} else {
+			err = mrc_genl_obj_put(ops, &m, mn, obj);
+		}
+		mutex_unlock(&mn->lock);
+	}
+	if (err) {
+		nlmsg_free(m.skb);
+		return err;
+	}
+	return genlmsg_reply(m.skb, info);
+}
+
+/**
+ * mrc_genl_obj_dump() - the GET dump of every object of a kind (plane,
+ *	path, policy: mrc_genl_obj_of()).
+ * @skb: the message to fill.
+ * @cb: the dump's state: cb->args[0] is the position to resume at.
+ *
+ * Return: the length of @skb (0 ends the dump).
+ */
+int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct mrc_genl_obj *ops =
+		mrc_genl_obj_of(genl_dumpit_info(cb)->op.cmd);
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	struct mrc_genl_msg m = {
+		.skb = skb,
+		.portid = NETLINK_CB(cb->skb).portid,
+		.seq = cb->nlh->nlmsg_seq,
+		.flags = NLM_F_MULTI,
+	};
+	long pos = cb->args[0];
+	const void *obj;
+
+	if (WARN_ON_ONCE(!ops || !ops->from))
+		return -EOPNOTSUPP;
+	mutex_lock(&mn->lock);
+	for (; (obj = ops->from(mn, &pos)); pos++)
+		if (mrc_genl_obj_put(ops, &m, mn, obj))
+			break;
+	mutex_unlock(&mn->lock);
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+/**
+ * mrc_genl_obj_set() - the SET of one object, by its key (plane, path,
+ *	policy: mrc_genl_obj_of()): a changed copy takes its place.
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_genl_obj_set(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	struct nlattr *nest;
+	void *old, *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops || !ops->set))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->set_policy, tb, ops->missing);
+	if (err)
+		return err;
+	nest = info->attrs[ops->attr];
+	if (ops->check) {
+		err = ops->check(nest, tb, info->extack);
+		if (err)
+			return err;
+	}
+	obj = kzalloc(ops->obj_size, GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+
+	if (ops->set_rtnl)
+		rtnl_lock();
+	mutex_lock(&mn->lock);
+	old = ops->find(mn, tb[ops->key]);
+	if (!old) {
+		mrc_genl_extack(info->extack, tb[ops->key], ops->not_found);
+		err = -ENOENT;
+	} else {
+		memcpy(obj, old, ops->obj_size);
+		err = ops->set(mn, old, obj, nest, tb, info->extack);
+	}
+	mutex_unlock(&mn->lock);
+	if (ops->set_rtnl)
+		rtnl_unlock();
+	if (err)
+		kfree(obj);
+	return err;
+}
+
+/**
+ * mrc_genl_obj_del() - the DEL of one object, by its key (plane, path,
+ *	policy: mrc_genl_obj_of()).
+ * @skb: the request.
+ * @info: its attributes, sender and extack.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_genl_obj_del(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_genl_obj *ops = mrc_genl_obj_of(info->genlhdr->cmd);
+	struct nlattr *tb[MRC_GENL_OBJ_MAXTYPE + 1];
+	struct mrc_net *mn = mrc_net(genl_info_net(info));
+	void *obj;
+	int err;
+
+	if (WARN_ON_ONCE(!ops || !ops->del))
+		return -EOPNOTSUPP;
+	err = mrc_genl_obj_parse(info, ops, ops->key_policy, tb, ops->missing);
+	if (err)
+		return err;
+	mutex_lock(&mn->lock);
+	obj = ops->find(mn, tb[ops->key]);
+	if (!obj) {
+		mrc_genl_extack(info->extack, tb[ops->key], ops->not_found);
+		err = -ENOENT;
+	} else {
+		err = ops->del(mn, obj, tb[ops->key], info->extack);
+	}
+	mutex_unlock(&mn->lock);
+	return err;
 }
 
 static const char *const mrc_addr_msgs[][4] = {
@@ -334,7 +600,7 @@ int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	err = mrc_genl_parse_obj(info, MRC_A_PROBE, MRC_PROBE_A_MAX,
-				 mrc_genl_probe_policy, tb,
+				 mrc_genl_probe_req_policy, tb,
 				 "the probe (MRC_A_PROBE) is required");
 	if (err)
 		return err;

@@ -2,8 +2,13 @@
 /*
  * MRC for Linux: generic netlink, the configuration objects: planes,
  * paths and failure policies (ADD, SET, DEL, GET and dump of each).
- * They live in struct mrc_net (mrc_cfg.h); Documentation/object-model.md
- * describes them.
+ *
+ * This file only translates: requests into objects and calls of their
+ * lifecycle (mrc_cfg.c: find, add, replace, delete), objects into
+ * messages, errors into extack messages. GET, its dump, SET and DEL are
+ * the same for every object (mrc_genl_obj_*() in mrc_genl.c); what
+ * differs is in each object's struct mrc_genl_obj.
+ * Documentation/object-model.md describes the objects.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -15,61 +20,43 @@
 #include "mrc_dp.h"
 #include "mrc_udp.h"
 
-/* ---- lookups (caller holds mrc_net::lock) ------------------------------ */
-
-static struct mrc_plane *mrc_plane_get(struct mrc_net *mn, u32 id)
+static int mrc_plane_fill(struct sk_buff *skb, struct mrc_net *mn,
+			  const void *obj)
 {
-	if (id > MRC_PLANE_MAX)
-		return NULL;
-	return rcu_dereference_protected(mn->planes[id],
-					 lockdep_is_held(&mn->lock));
-}
-
-static struct mrc_cfg_path *mrc_path_find(struct mrc_net *mn, u32 id)
-{
-	struct mrc_cfg_path *p;
-
-	list_for_each_entry(p, &mn->paths, list)
-		if (p->id == id)
-			return p;
-	return NULL;
-}
-
-/* ---- planes ------------------------------------------------------------ */
-
-static int mrc_plane_fill(struct sk_buff *skb, struct net *net,
-			  const struct mrc_plane *pl, u32 portid, u32 seq,
-			  int flags)
-{
+	const struct mrc_plane *pl = obj;
 	struct net_device *dev;
-	struct nlattr *nest;
-	void *hdr;
+	int err = 0;
 
-	hdr = mrc_genl_put_hdr(skb, portid, seq, flags, MRC_CMD_PLANE_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, MRC_A_PLANE);
-	if (!nest ||
-	    nla_put_u32(skb, MRC_PLANE_A_ID, pl->id) ||
+	if (nla_put_u32(skb, MRC_PLANE_A_ID, pl->id) ||
 	    nla_put_u32(skb, MRC_PLANE_A_IFINDEX, pl->ifindex) ||
 	    nla_put_in6_addr(skb, MRC_PLANE_A_SADDR, &pl->saddr) ||
 	    nla_put_u8(skb, MRC_PLANE_A_ADMIN, pl->admin_up) ||
 	    nla_put_u8(skb, MRC_PLANE_A_OPER, READ_ONCE(pl->oper_up)) ||
 	    nla_put_u32(skb, MRC_PLANE_A_NR_PATHS, pl->nr_paths))
-		goto cancel;
+		return -EMSGSIZE;
 	rcu_read_lock();
-	dev = pl->ifindex ? dev_get_by_index_rcu(net, pl->ifindex) : NULL;
-	if (dev && nla_put_string(skb, MRC_PLANE_A_IFNAME, dev->name)) {
-		rcu_read_unlock();
-		goto cancel;
-	}
+	dev = pl->ifindex ? dev_get_by_index_rcu(mn->net, pl->ifindex) : NULL;
+	if (dev && nla_put_string(skb, MRC_PLANE_A_IFNAME, dev->name))
+		err = -EMSGSIZE;
 	rcu_read_unlock();
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
+	return err;
+}
+
+static void *mrc_plane_find(struct mrc_net *mn, const struct nlattr *key)
+{
+	return mrc_cfg_plane_find(mn, nla_get_u32(key));
+}
+
+static void *mrc_plane_from(struct mrc_net *mn, long *pos)
+{
+	return mrc_cfg_plane_from(mn, pos);
+}
+
+static int mrc_plane_del(struct mrc_net *mn, void *obj,
+			 const struct nlattr *key, struct netlink_ext_ack *extack)
+{
+	mrc_cfg_plane_del(mn, obj);
 	return 0;
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
 /*
@@ -125,21 +112,16 @@ int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *nest = info->attrs[MRC_A_PLANE];
 	struct net_device *dev;
 	struct mrc_plane *pl;
-	struct nlattr *nest;
-	u32 id;
 	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_policy, tb,
-				 "the plane (MRC_A_PLANE) is required");
+	err = mrc_genl_obj_parse(info, &mrc_genl_plane_obj,
+				 mrc_genl_plane_req_policy, tb,
+				 mrc_genl_plane_obj.missing);
 	if (err)
 		return err;
-	nest = info->attrs[MRC_A_PLANE];
-	if (!tb[MRC_PLANE_A_ID])
-		return mrc_genl_missing(extack, nest, MRC_PLANE_A_ID,
-					"plane id is required");
 	if (!tb[MRC_PLANE_A_IFINDEX] && !tb[MRC_PLANE_A_IFNAME])
 		return mrc_genl_missing(extack, nest, MRC_PLANE_A_IFNAME,
 					"plane device is required");
@@ -149,12 +131,11 @@ int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_plane_check(nest, tb, extack);
 	if (err)
 		return err;
-	id = nla_get_u32(tb[MRC_PLANE_A_ID]);
 
 	pl = kzalloc(sizeof(*pl), GFP_KERNEL);
 	if (!pl)
 		return -ENOMEM;
-	pl->id = id;
+	pl->id = nla_get_u32(tb[MRC_PLANE_A_ID]);
 	pl->saddr = nla_get_in6_addr(tb[MRC_PLANE_A_SADDR]);
 	pl->admin_up = !tb[MRC_PLANE_A_ADMIN] ||
 		       nla_get_u8(tb[MRC_PLANE_A_ADMIN]) == MRC_PLANE_ADMIN_UP;
@@ -162,7 +143,7 @@ int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	mutex_lock(&mn->lock);
 	err = -EEXIST;
-	if (mrc_plane_get(mn, id)) {
+	if (mrc_cfg_plane_find(mn, pl->id)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PLANE_A_ID],
 				    "a plane with this id already exists");
 		goto fail;
@@ -172,8 +153,7 @@ int mrc_genl_plane_add(struct sk_buff *skb, struct genl_info *info)
 	if (!dev)
 		goto fail;
 	pl->ifindex = dev->ifindex;
-	rcu_assign_pointer(mn->planes[id], pl);
-	mrc_cfg_plane_sync(mn, pl, MRC_PLANE_R_ADDED);
+	mrc_cfg_plane_add(mn, pl);
 	mutex_unlock(&mn->lock);
 	rtnl_unlock();
 	/*
@@ -191,57 +171,19 @@ fail:
 	return err;
 }
 
-/**
- * mrc_genl_plane_set() - MRC_CMD_PLANE_SET: change a plane.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * A new device or source address takes the plane down and up again.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info)
+/* PLANE_SET: a new device or source address takes the plane down and up. */
+static int mrc_plane_set(struct mrc_net *mn, void *old_obj, void *obj,
+			 struct nlattr *nest, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_plane *old, *pl;
+	struct mrc_plane *old = old_obj, *pl = obj;
 	struct net_device *dev;
 	bool moved = false;
-	u8 reason;
-	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_policy, tb,
-				 "the plane (MRC_A_PLANE) is required");
-	if (err)
-		return err;
-	if (!tb[MRC_PLANE_A_ID])
-		return mrc_genl_missing(extack, info->attrs[MRC_A_PLANE],
-					MRC_PLANE_A_ID, "plane id is required");
-	err = mrc_plane_check(info->attrs[MRC_A_PLANE], tb, extack);
-	if (err)
-		return err;
-	pl = kzalloc(sizeof(*pl), GFP_KERNEL);
-	if (!pl)
-		return -ENOMEM;
-
-	rtnl_lock();
-	mutex_lock(&mn->lock);
-	old = mrc_plane_get(mn, nla_get_u32(tb[MRC_PLANE_A_ID]));
-	if (!old) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PLANE_A_ID],
-				    "no plane with this id");
-		err = -ENOENT;
-		goto fail;
-	}
-	*pl = *old;
 	if (tb[MRC_PLANE_A_IFINDEX] || tb[MRC_PLANE_A_IFNAME]) {
 		dev = mrc_plane_dev(mn->net, tb, extack);
-		if (!dev) {
-			err = -ENODEV;
-			goto fail;
-		}
+		if (!dev)
+			return -ENODEV;
 		moved |= dev->ifindex != old->ifindex;
 		pl->ifindex = dev->ifindex;
 	}
@@ -252,212 +194,81 @@ int mrc_genl_plane_set(struct sk_buff *skb, struct genl_info *info)
 	if (tb[MRC_PLANE_A_ADMIN])
 		pl->admin_up = nla_get_u8(tb[MRC_PLANE_A_ADMIN]) ==
 			       MRC_PLANE_ADMIN_UP;
-
-	/*
-	 * Connections copied the old device and address: take the plane
-	 * down (they move off it), then bring the new one up.
-	 */
-	reason = moved ? MRC_PLANE_R_DEVICE_CHANGED : MRC_PLANE_R_ADMIN;
-	pl->oper_up = false;
-	if (moved && old->oper_up)
-		mrc_cfg_plane_set_oper(mn, old, false, reason);
-	else
-		pl->oper_up = old->oper_up;
-	rcu_assign_pointer(mn->planes[pl->id], pl);
-	kfree_rcu(old, rcu);
-	mrc_cfg_plane_sync(mn, pl, reason);
-	mutex_unlock(&mn->lock);
-	rtnl_unlock();
-	return 0;
-fail:
-	mutex_unlock(&mn->lock);
-	rtnl_unlock();
-	kfree(pl);
-	return err;
-}
-
-static void mrc_path_unlink(struct mrc_net *mn, struct mrc_cfg_path *p)
-{
-	struct mrc_cfg_notify n = { .plane = p->plane, .path = p->id };
-	struct mrc_plane *pl = mrc_plane_get(mn, p->plane);
-
-	/* Connections move off the path before it goes. */
-	mrc_cfg_notify(mn, MRC_CFG_PATH_DEL, &n);
-	list_del_rcu(&p->list);
-	mn->nr_paths--;
-	if (pl)
-		WRITE_ONCE(pl->nr_paths, pl->nr_paths - 1);
-	kfree_rcu(p, rcu);
-}
-
-/**
- * mrc_genl_plane_del() - MRC_CMD_PLANE_DEL: delete a plane and its paths.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_plane_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_cfg_notify n = {};
-	struct mrc_cfg_path *p, *tmp;
-	struct mrc_plane *pl;
-	int err;
-
-	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_id_policy, tb,
-				 "the plane (MRC_A_PLANE) is required");
-	if (err)
-		return err;
-	if (!tb[MRC_PLANE_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_PLANE],
-					MRC_PLANE_A_ID, "plane id is required");
-
-	mutex_lock(&mn->lock);
-	pl = mrc_plane_get(mn, nla_get_u32(tb[MRC_PLANE_A_ID]));
-	if (!pl) {
-		mutex_unlock(&mn->lock);
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PLANE_A_ID],
-				    "no plane with this id");
-		return -ENOENT;
-	}
-	list_for_each_entry_safe(p, tmp, &mn->paths, list)
-		if (p->plane == pl->id)
-			mrc_path_unlink(mn, p);
-	if (pl->oper_up)
-		mrc_cfg_plane_set_oper(mn, pl, false, MRC_PLANE_R_DELETED);
-	n.plane = pl->id;
-	mrc_cfg_notify(mn, MRC_CFG_PLANE_DEL, &n);
-	RCU_INIT_POINTER(mn->planes[pl->id], NULL);
-	kfree_rcu(pl, rcu);
-	mutex_unlock(&mn->lock);
+	mrc_cfg_plane_replace(mn, old, pl, moved);
 	return 0;
 }
 
-/**
- * mrc_genl_plane_get() - MRC_CMD_PLANE_GET: one plane, by id.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 (the reply is sent) or a negative errno.
- */
-int mrc_genl_plane_get(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_PLANE_A_MAX + 1];
-	struct net *net = genl_info_net(info);
-	struct mrc_net *mn = mrc_net(net);
-	struct mrc_plane *pl;
-	struct sk_buff *msg;
-	int err;
-
-	err = mrc_genl_parse_obj(info, MRC_A_PLANE, MRC_PLANE_A_MAX,
-				 mrc_genl_plane_id_policy, tb,
-				 "the plane (MRC_A_PLANE) is required (or dump them all)");
-	if (err)
-		return err;
-	if (!tb[MRC_PLANE_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_PLANE],
-					MRC_PLANE_A_ID, "plane id is required");
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&mn->lock);
-	pl = mrc_plane_get(mn, nla_get_u32(tb[MRC_PLANE_A_ID]));
-	if (!pl) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PLANE_A_ID],
-				    "no plane with this id");
-		err = -ENOENT;
-	} else {
-		err = mrc_plane_fill(msg, net, pl, info->snd_portid,
-				     info->snd_seq, 0);
-	}
-	mutex_unlock(&mn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
-}
-
-/**
- * mrc_genl_plane_dump() - MRC_CMD_PLANE_GET dump: every plane.
- * @skb: the message to fill.
- * @cb: the dump's state.
- *
- * cb->args[0] is the next plane id.
- *
- * Return: the length of @skb (0 ends the dump).
- */
-int mrc_genl_plane_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct net *net = sock_net(skb->sk);
-	struct mrc_net *mn = mrc_net(net);
-	long id;
-
-	mutex_lock(&mn->lock);
-	for (id = cb->args[0]; id <= MRC_PLANE_MAX; id++) {
-		struct mrc_plane *pl = mrc_plane_get(mn, id);
-
-		if (!pl)
-			continue;
-		if (mrc_plane_fill(skb, net, pl, NETLINK_CB(cb->skb).portid,
-				   cb->nlh->nlmsg_seq, NLM_F_MULTI))
-			break;
-	}
-	mutex_unlock(&mn->lock);
-	cb->args[0] = id;
-	return skb->len;
-}
+const struct mrc_genl_obj mrc_genl_plane_obj = {
+	.cmd = MRC_CMD_PLANE_GET,
+	.attr = MRC_A_PLANE,
+	.maxtype = MRC_PLANE_A_MAX,
+	.key = MRC_PLANE_A_ID,
+	.key_policy = mrc_genl_plane_id_policy,
+	.missing = "the plane (MRC_A_PLANE) is required",
+	.missing_get = "the plane (MRC_A_PLANE) is required (or dump them all)",
+	.key_missing = "plane id is required",
+	.not_found = "no plane with this id",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_plane_fill,
+	.find = mrc_plane_find,
+	.from = mrc_plane_from,
+	.del = mrc_plane_del,
+	.set_policy = mrc_genl_plane_req_policy,
+	.set_rtnl = true,
+	.obj_size = sizeof(struct mrc_plane),
+	.check = mrc_plane_check,
+	.set = mrc_plane_set,
+};
 
 /* ---- paths ------------------------------------------------------------- */
 
-static int mrc_path_fill(struct sk_buff *skb, const struct mrc_cfg_path *p,
-			 u32 portid, u32 seq, int flags)
+static int mrc_path_fill(struct sk_buff *skb, struct mrc_net *mn,
+			 const void *obj)
 {
-	struct nlattr *nest, *segs;
+	const struct mrc_cfg_path *p = obj;
+	struct nlattr *segs;
 	unsigned int i;
-	void *hdr;
 
-	hdr = mrc_genl_put_hdr(skb, portid, seq, flags, MRC_CMD_PATH_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, MRC_A_PATH);
-	if (!nest ||
-	    nla_put_u32(skb, MRC_PATH_A_ID, p->id) ||
+	if (nla_put_u32(skb, MRC_PATH_A_ID, p->id) ||
 	    nla_put_in6_addr(skb, MRC_PATH_A_DST, &p->dst) ||
 	    nla_put_u8(skb, MRC_PATH_A_DST_LEN, p->dst_len) ||
 	    nla_put_u32(skb, MRC_PATH_A_PLANE, p->plane) ||
 	    nla_put_u8(skb, MRC_PATH_A_MODE, p->mode) ||
 	    nla_put_u8(skb, MRC_PATH_A_WEIGHT, p->weight) ||
 	    nla_put_u8(skb, MRC_PATH_A_DENY, p->deny))
-		goto cancel;
+		return -EMSGSIZE;
 	switch (p->mode) {
 	case MRC_FWD_USID:
-		if (nla_put_in6_addr(skb, MRC_PATH_A_USID, &p->segs[0]))
-			goto cancel;
-		break;
+		return nla_put_in6_addr(skb, MRC_PATH_A_USID, &p->segs[0]);
 	case MRC_FWD_SRH:
 		segs = nla_nest_start(skb, MRC_PATH_A_SEGS);
 		if (!segs)
-			goto cancel;
+			return -EMSGSIZE;
 		for (i = 0; i < p->nr_segs; i++)
 			if (nla_put_in6_addr(skb, MRC_SEG_A_ADDR, &p->segs[i]))
-				goto cancel;
+				return -EMSGSIZE;
 		nla_nest_end(skb, segs);
-		break;
+		return 0;
 	default:
-		if (nla_put_u16(skb, MRC_PATH_A_ENTROPY, p->entropy))
-			goto cancel;
-		break;
+		return nla_put_u16(skb, MRC_PATH_A_ENTROPY, p->entropy);
 	}
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
+}
+
+static void *mrc_path_find(struct mrc_net *mn, const struct nlattr *key)
+{
+	return mrc_cfg_path_find(mn, nla_get_u32(key));
+}
+
+static void *mrc_path_from(struct mrc_net *mn, long *pos)
+{
+	return mrc_cfg_path_from(mn, pos);
+}
+
+static int mrc_path_del(struct mrc_net *mn, void *obj,
+			const struct nlattr *key, struct netlink_ext_ack *extack)
+{
+	mrc_cfg_path_del(mn, obj);
 	return 0;
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
 /* Mode data of an ADD: exactly what the mode needs, each address valid. */
@@ -542,22 +353,16 @@ int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_PATH_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_cfg_path *p, *pos;
 	struct in6_addr masked;
-	struct list_head *at;
-	struct mrc_plane *pl;
+	struct mrc_cfg_path *p;
 	struct nlattr *nest;
 	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
-				 mrc_genl_path_policy, tb,
-				 "the path (MRC_A_PATH) is required");
+	err = mrc_genl_obj_parse(info, &mrc_genl_path_obj, mrc_genl_path_policy, tb,
+				 mrc_genl_path_obj.missing);
 	if (err)
 		return err;
 	nest = info->attrs[MRC_A_PATH];
-	if (!tb[MRC_PATH_A_ID])
-		return mrc_genl_missing(extack, nest, MRC_PATH_A_ID,
-					"path id is required");
 	if (!tb[MRC_PATH_A_DST])
 		return mrc_genl_missing(extack, nest, MRC_PATH_A_DST,
 					"path destination prefix is required");
@@ -598,223 +403,73 @@ int mrc_genl_path_add(struct sk_buff *skb, struct genl_info *info)
 		goto fail_free;
 
 	mutex_lock(&mn->lock);
-	pl = mrc_plane_get(mn, p->plane);
-	if (!pl) {
+	err = mrc_cfg_path_add(mn, p);
+	mutex_unlock(&mn->lock);
+	switch (err) {
+	case 0:
+		return 0;
+	case -ENOENT:
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PATH_A_PLANE],
 				    "no plane with this id");
-		err = -ENOENT;
-		goto fail_unlock;
-	}
-	if (mrc_path_find(mn, p->id)) {
+		break;
+	case -EEXIST:
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PATH_A_ID],
 				    "a path with this id already exists");
-		err = -EEXIST;
-		goto fail_unlock;
-	}
-	if (mn->nr_paths >= MRC_PATHS_MAX) {
+		break;
+	case -ENOSPC:
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "too many paths in this namespace (at most 4096)");
-		err = -ENOSPC;
-		goto fail_unlock;
+		break;
 	}
-	/* Keep the list ordered by id: dumps resume from an id. */
-	at = &mn->paths;
-	list_for_each_entry(pos, &mn->paths, list) {
-		if (pos->id > p->id)
-			break;
-		at = &pos->list;
-	}
-	list_add_rcu(&p->list, at);
-	mn->nr_paths++;
-	WRITE_ONCE(pl->nr_paths, pl->nr_paths + 1);
-	mutex_unlock(&mn->lock);
-	return 0;
-
-fail_unlock:
-	mutex_unlock(&mn->lock);
 fail_free:
 	kfree(p);
 	return err;
 }
 
-/**
- * mrc_genl_path_set() - MRC_CMD_PATH_SET: change a path's weight or deny flag.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_path_set(struct sk_buff *skb, struct genl_info *info)
+/* PATH_SET: a path's weight and deny flag. */
+static int mrc_path_set(struct mrc_net *mn, void *old, void *obj,
+			struct nlattr *nest, struct nlattr **tb,
+			struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_PATH_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_cfg_notify n = {};
-	struct mrc_cfg_path *old, *p;
-	int err;
+	struct mrc_cfg_path *p = obj;
 
-	err = mrc_genl_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
-				 mrc_genl_path_set_policy, tb,
-				 "the path (MRC_A_PATH) is required");
-	if (err)
-		return err;
-	if (!tb[MRC_PATH_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_PATH],
-					MRC_PATH_A_ID, "path id is required");
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	old = mrc_path_find(mn, nla_get_u32(tb[MRC_PATH_A_ID]));
-	if (!old) {
-		mutex_unlock(&mn->lock);
-		kfree(p);
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_A_ID],
-				    "no path with this id");
-		return -ENOENT;
-	}
-	*p = *old;
 	if (tb[MRC_PATH_A_WEIGHT])
 		p->weight = nla_get_u8(tb[MRC_PATH_A_WEIGHT]);
 	if (tb[MRC_PATH_A_DENY])
 		p->deny = nla_get_u8(tb[MRC_PATH_A_DENY]);
-	list_replace_rcu(&old->list, &p->list);
-	if (p->deny != old->deny) {
-		n.plane = p->plane;
-		n.path = p->id;
-		mrc_cfg_notify(mn, p->deny ? MRC_CFG_PATH_DENY :
-				   MRC_CFG_PATH_ALLOW, &n);
-	}
-	kfree_rcu(old, rcu);
-	mutex_unlock(&mn->lock);
+	mrc_cfg_path_replace(mn, old, p);
 	return 0;
 }
 
-/**
- * mrc_genl_path_del() - MRC_CMD_PATH_DEL: delete a path.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_path_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_PATH_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_cfg_path *p;
-	int err;
-
-	err = mrc_genl_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
-				 mrc_genl_path_id_policy, tb,
-				 "the path (MRC_A_PATH) is required");
-	if (err)
-		return err;
-	if (!tb[MRC_PATH_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_PATH],
-					MRC_PATH_A_ID, "path id is required");
-	mutex_lock(&mn->lock);
-	p = mrc_path_find(mn, nla_get_u32(tb[MRC_PATH_A_ID]));
-	if (!p) {
-		mutex_unlock(&mn->lock);
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_A_ID],
-				    "no path with this id");
-		return -ENOENT;
-	}
-	mrc_path_unlink(mn, p);
-	mutex_unlock(&mn->lock);
-	return 0;
-}
-
-/**
- * mrc_genl_path_get() - MRC_CMD_PATH_GET: one path, by id.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 (the reply is sent) or a negative errno.
- */
-int mrc_genl_path_get(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_PATH_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct sk_buff *msg;
-	struct mrc_cfg_path *p;
-	int err;
-
-	err = mrc_genl_parse_obj(info, MRC_A_PATH, MRC_PATH_A_MAX,
-				 mrc_genl_path_id_policy, tb,
-				 "the path (MRC_A_PATH) is required (or dump them all)");
-	if (err)
-		return err;
-	if (!tb[MRC_PATH_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_PATH],
-					MRC_PATH_A_ID, "path id is required");
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&mn->lock);
-	p = mrc_path_find(mn, nla_get_u32(tb[MRC_PATH_A_ID]));
-	if (!p) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_A_ID],
-				    "no path with this id");
-		err = -ENOENT;
-	} else {
-		err = mrc_path_fill(msg, p, info->snd_portid, info->snd_seq, 0);
-	}
-	mutex_unlock(&mn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
-}
-
-/**
- * mrc_genl_path_dump() - MRC_CMD_PATH_GET dump: every path, by id.
- * @skb: the message to fill.
- * @cb: the dump's state.
- *
- * Return: the length of @skb (0 ends the dump).
- */
-int mrc_genl_path_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_cfg_path *p;
-
-	/* cb->args[0]: next id to dump; cb->args[1]: set once finished. */
-	if (cb->args[1])
-		return 0;
-	mutex_lock(&mn->lock);
-	list_for_each_entry(p, &mn->paths, list) {
-		if (p->id < cb->args[0])
-			continue;
-		if (mrc_path_fill(skb, p, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, NLM_F_MULTI)) {
-			cb->args[0] = p->id;
-			goto out;
-		}
-	}
-	cb->args[1] = 1;
-out:
-	mutex_unlock(&mn->lock);
-	return skb->len;
-}
+const struct mrc_genl_obj mrc_genl_path_obj = {
+	.cmd = MRC_CMD_PATH_GET,
+	.attr = MRC_A_PATH,
+	.maxtype = MRC_PATH_A_MAX,
+	.key = MRC_PATH_A_ID,
+	.key_policy = mrc_genl_path_id_policy,
+	.missing = "the path (MRC_A_PATH) is required",
+	.missing_get = "the path (MRC_A_PATH) is required (or dump them all)",
+	.key_missing = "path id is required",
+	.not_found = "no path with this id",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_path_fill,
+	.find = mrc_path_find,
+	.from = mrc_path_from,
+	.del = mrc_path_del,
+	.set_policy = mrc_genl_path_set_policy,
+	.obj_size = sizeof(struct mrc_cfg_path),
+	.set = mrc_path_set,
+};
 
 /* ---- failure policies -------------------------------------------------- */
 
 static int mrc_policy_fill(struct sk_buff *skb, struct mrc_net *mn,
-			   const struct mrc_policy_obj *po, u32 portid,
-			   u32 seq, int flags)
+			   const void *obj)
 {
+	const struct mrc_policy_obj *po = obj;
 	const struct mrc_policy *p = &po->p;
-	struct nlattr *nest;
-	void *hdr;
 
-	hdr = mrc_genl_put_hdr(skb, portid, seq, flags, MRC_CMD_POLICY_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, MRC_A_POLICY);
-	if (!nest ||
-	    nla_put_string(skb, MRC_POLICY_A_NAME, po->name) ||
+	if (nla_put_string(skb, MRC_POLICY_A_NAME, po->name) ||
 	    nla_put_u64_64bit(skb, MRC_POLICY_A_RTO_MIN, p->rto_min_ns,
 			      MRC_POLICY_A_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_POLICY_A_RTO_MAX, p->rto_max_ns,
@@ -832,12 +487,36 @@ static int mrc_policy_fill(struct sk_buff *skb, struct mrc_net *mn,
 	    nla_put_u32(skb, MRC_POLICY_A_SACK_GAP, p->sack_gap_threshold) ||
 	    nla_put_u8(skb, MRC_POLICY_A_ECN_RESPONSE, p->ecn_response) ||
 	    nla_put_u8(skb, MRC_POLICY_A_DEFAULT,
-		       !strcmp(po->name, mn->default_policy))) {
-		genlmsg_cancel(skb, hdr);
+		       !strcmp(po->name, mn->default_policy)))
 		return -EMSGSIZE;
+	return 0;
+}
+
+static void *mrc_policy_find(struct mrc_net *mn, const struct nlattr *key)
+{
+	return mrc_cfg_policy_find(mn, nla_data(key));
+}
+
+static void *mrc_policy_from(struct mrc_net *mn, long *pos)
+{
+	return mrc_cfg_policy_at(mn, pos);
+}
+
+/* Neither "default" nor the namespace's default policy can go. */
+static int mrc_policy_del(struct mrc_net *mn, void *obj,
+			  const struct nlattr *key,
+			  struct netlink_ext_ack *extack)
+{
+	if (!strcmp(nla_data(key), MRC_POLICY_DEFAULT_NAME)) {
+		NL_SET_ERR_MSG_ATTR(extack, key,
+				    "the \"default\" policy cannot be deleted");
+		return -EBUSY;
 	}
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
+	if (mrc_cfg_policy_del(mn, obj)) {
+		NL_SET_ERR_MSG_ATTR(extack, key,
+				    "the policy is the namespace's default policy (see settings)");
+		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -921,19 +600,15 @@ int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[MRC_POLICY_A_MAX + 1];
 	struct mrc_net *mn = mrc_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *nest = info->attrs[MRC_A_POLICY];
 	struct mrc_policy_obj *po;
-	struct nlattr *nest;
 	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_policy, tb,
-				 "the policy (MRC_A_POLICY) is required");
+	err = mrc_genl_obj_parse(info, &mrc_genl_policy_obj,
+				 mrc_genl_policy_req_policy, tb,
+				 mrc_genl_policy_obj.missing);
 	if (err)
 		return err;
-	nest = info->attrs[MRC_A_POLICY];
-	if (!tb[MRC_POLICY_A_NAME])
-		return mrc_genl_missing(extack, nest, MRC_POLICY_A_NAME,
-					"policy name is required");
 	po = kzalloc(sizeof(*po), GFP_KERNEL);
 	if (!po)
 		return -ENOMEM;
@@ -944,207 +619,53 @@ int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info)
 		goto fail;
 
 	mutex_lock(&mn->lock);
-	if (mrc_cfg_policy_find(mn, po->name)) {
+	err = mrc_cfg_policy_add(mn, po);
+	mutex_unlock(&mn->lock);
+	if (!err)
+		return 0;
+	if (err == -EEXIST)
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
 				    "a policy with this name already exists");
-		err = -EEXIST;
-	} else if (mn->nr_policies >= MRC_POLICIES_MAX) {
+	else
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "too many policies in this namespace (at most 64)");
-		err = -ENOSPC;
-	} else {
-		list_add_tail_rcu(&po->list, &mn->policies);
-		mn->nr_policies++;
-		po = NULL;
-	}
-	mutex_unlock(&mn->lock);
 fail:
 	kfree(po);
 	return err;
 }
 
-/**
- * mrc_genl_policy_set() - MRC_CMD_POLICY_SET: change a failure policy.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Connections that use it take the new knobs.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_policy_set(struct sk_buff *skb, struct genl_info *info)
+/* POLICY_SET: connections that use the policy take the new knobs. */
+static int mrc_policy_set(struct mrc_net *mn, void *old, void *obj,
+			  struct nlattr *nest, struct nlattr **tb,
+			  struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[MRC_POLICY_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_policy_obj *old, *po;
-	struct mrc_cfg_notify n = {};
+	struct mrc_policy_obj *po = obj;
 	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_policy, tb,
-				 "the policy (MRC_A_POLICY) is required");
+	err = mrc_policy_apply(&po->p, nest, tb, extack);
 	if (err)
 		return err;
-	if (!tb[MRC_POLICY_A_NAME])
-		return mrc_genl_missing(extack, info->attrs[MRC_A_POLICY],
-					MRC_POLICY_A_NAME,
-					"policy name is required");
-	po = kzalloc(sizeof(*po), GFP_KERNEL);
-	if (!po)
-		return -ENOMEM;
-
-	mutex_lock(&mn->lock);
-	old = mrc_cfg_policy_find(mn, nla_data(tb[MRC_POLICY_A_NAME]));
-	if (!old) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
-				    "no policy with this name");
-		err = -ENOENT;
-		goto fail;
-	}
-	*po = *old;
-	err = mrc_policy_apply(&po->p, info->attrs[MRC_A_POLICY], tb, extack);
-	if (err)
-		goto fail;
-	list_replace_rcu(&old->list, &po->list);
-	if (rcu_access_pointer(mn->def_policy) == old)
-		rcu_assign_pointer(mn->def_policy, po);
-	kfree_rcu(old, rcu);
-	/* Existing connections that use the policy take the new knobs. */
-	n.policy = po->name;
-	mrc_cfg_notify(mn, MRC_CFG_POLICY_CHANGE, &n);
-	mutex_unlock(&mn->lock);
+	mrc_cfg_policy_replace(mn, old, po);
 	return 0;
-fail:
-	mutex_unlock(&mn->lock);
-	kfree(po);
-	return err;
 }
 
-/**
- * mrc_genl_policy_del() - MRC_CMD_POLICY_DEL: delete a failure policy.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Neither "default" nor the namespace's default policy can go.
- *
- * Return: 0 or a negative errno.
- */
-int mrc_genl_policy_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_POLICY_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct netlink_ext_ack *extack = info->extack;
-	struct mrc_cfg_notify n = {};
-	struct mrc_policy_obj *po;
-	int err;
+const struct mrc_genl_obj mrc_genl_policy_obj = {
+	.cmd = MRC_CMD_POLICY_GET,
+	.attr = MRC_A_POLICY,
+	.maxtype = MRC_POLICY_A_MAX,
+	.key = MRC_POLICY_A_NAME,
+	.key_policy = mrc_genl_policy_name_policy,
+	.missing = "the policy (MRC_A_POLICY) is required",
+	.missing_get = "the policy (MRC_A_POLICY) is required (or dump them all)",
+	.key_missing = "policy name is required",
+	.not_found = "no policy with this name",
+	.reply_size = NLMSG_DEFAULT_SIZE,
+	.fill = mrc_policy_fill,
+	.find = mrc_policy_find,
+	.from = mrc_policy_from,
+	.del = mrc_policy_del,
+	.set_policy = mrc_genl_policy_req_policy,
+	.obj_size = sizeof(struct mrc_policy_obj),
+	.set = mrc_policy_set,
+};
 
-	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_name_policy, tb,
-				 "the policy (MRC_A_POLICY) is required");
-	if (err)
-		return err;
-	if (!tb[MRC_POLICY_A_NAME])
-		return mrc_genl_missing(extack, info->attrs[MRC_A_POLICY],
-					MRC_POLICY_A_NAME,
-					"policy name is required");
-	if (!strcmp(nla_data(tb[MRC_POLICY_A_NAME]), MRC_POLICY_DEFAULT_NAME)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
-				    "the \"default\" policy cannot be deleted");
-		return -EBUSY;
-	}
-	mutex_lock(&mn->lock);
-	po = mrc_cfg_policy_find(mn, nla_data(tb[MRC_POLICY_A_NAME]));
-	if (!po) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
-				    "no policy with this name");
-		err = -ENOENT;
-	} else if (rcu_access_pointer(mn->def_policy) == po) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_POLICY_A_NAME],
-				    "the policy is the namespace's default policy (see settings)");
-		err = -EBUSY;
-	} else {
-		/* Its users fall back to the default policy. */
-		n.policy = po->name;
-		mrc_cfg_notify(mn, MRC_CFG_POLICY_DEL, &n);
-		list_del_rcu(&po->list);
-		mn->nr_policies--;
-		kfree_rcu(po, rcu);
-	}
-	mutex_unlock(&mn->lock);
-	return err;
-}
-
-/**
- * mrc_genl_policy_get() - MRC_CMD_POLICY_GET: one failure policy, by name.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 (the reply is sent) or a negative errno.
- */
-int mrc_genl_policy_get(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *tb[MRC_POLICY_A_MAX + 1];
-	struct mrc_net *mn = mrc_net(genl_info_net(info));
-	struct mrc_policy_obj *po;
-	struct sk_buff *msg;
-	int err;
-
-	err = mrc_genl_parse_obj(info, MRC_A_POLICY, MRC_POLICY_A_MAX,
-				 mrc_genl_policy_name_policy, tb,
-				 "the policy (MRC_A_POLICY) is required (or dump them all)");
-	if (err)
-		return err;
-	if (!tb[MRC_POLICY_A_NAME])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_POLICY],
-					MRC_POLICY_A_NAME,
-					"policy name is required");
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&mn->lock);
-	po = mrc_cfg_policy_find(mn, nla_data(tb[MRC_POLICY_A_NAME]));
-	if (!po) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_POLICY_A_NAME],
-				    "no policy with this name");
-		err = -ENOENT;
-	} else {
-		err = mrc_policy_fill(msg, mn, po, info->snd_portid,
-				      info->snd_seq, 0);
-	}
-	mutex_unlock(&mn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
-}
-
-/**
- * mrc_genl_policy_dump() - MRC_CMD_POLICY_GET dump: every failure policy.
- * @skb: the message to fill.
- * @cb: the dump's state.
- *
- * Return: the length of @skb (0 ends the dump).
- */
-int mrc_genl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
-	struct mrc_policy_obj *po;
-	long i = 0;
-
-	/* cb->args[0]: policies already dumped (the list only appends). */
-	mutex_lock(&mn->lock);
-	list_for_each_entry(po, &mn->policies, list) {
-		if (i++ < cb->args[0])
-			continue;
-		if (mrc_policy_fill(skb, mn, po, NETLINK_CB(cb->skb).portid,
-				    cb->nlh->nlmsg_seq, NLM_F_MULTI)) {
-			i--;
-			break;
-		}
-	}
-	mutex_unlock(&mn->lock);
-	cb->args[0] = i;
-	return skb->len;
-}

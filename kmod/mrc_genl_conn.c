@@ -2,7 +2,7 @@
 /*
  * MRC for Linux: generic netlink, connections (CONN_GET and its dump).
  * The connection list (mrc_conn_list.h) walks the sockets and describes
- * each connection; mrc_conn_fill(), its visitor, puts the description into
+ * each connection; mrc_genl_conn_fill(), its visitor, puts the description into
  * the message.
  */
 #include <net/genetlink.h>
@@ -11,41 +11,15 @@
 #include "mrc_genl.h"
 #include "mrc_conn_list.h"
 
-/**
- * struct mrc_conn_msg - the message mrc_conn_fill() adds connections to.
- * @skb: the message.
- * @portid: netlink port of the requester.
- * @seq: sequence number of the request.
- * @flags: NLM_F_MULTI in dumps, else 0.
- */
-struct mrc_conn_msg {
-	struct sk_buff *skb;
-	u32 portid;
-	u32 seq;
-	int flags;
-};
-
-/*
- * Put one connection into a CONN_GET message (@arg: struct mrc_conn_msg);
- * the visitor of mrc_conn_list_walk() and mrc_conn_list_snapshot(). Returns 0, or
- * -EMSGSIZE when the message is full (nothing of the connection is left
- * in it).
- */
-static int mrc_conn_fill(const struct mrc_nl_conn *ci, void *arg)
+/* A connection's attributes (struct mrc_genl_obj::fill). */
+static int mrc_genl_conn_attrs(struct sk_buff *skb, struct mrc_net *mn,
+			       const void *obj)
 {
-	const struct mrc_conn_msg *m = arg;
-	struct nlattr *nest, *paths, *pn, *hist;
-	struct sk_buff *skb = m->skb;
+	const struct mrc_nl_conn *ci = obj;
+	struct nlattr *paths, *pn, *hist;
 	unsigned int i;
-	void *hdr;
 
-	hdr = mrc_genl_put_hdr(skb, m->portid, m->seq, m->flags,
-			       MRC_CMD_CONN_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, MRC_A_CONN);
-	if (!nest ||
-	    nla_put_u32(skb, MRC_CONN_A_ID, ci->id) ||
+	if (nla_put_u32(skb, MRC_CONN_A_ID, ci->id) ||
 	    nla_put_in6_addr(skb, MRC_CONN_A_LOCAL_ADDR, &ci->laddr) ||
 	    nla_put_in6_addr(skb, MRC_CONN_A_REMOTE_ADDR, &ci->raddr) ||
 	    nla_put_u16(skb, MRC_CONN_A_LOCAL_PORT, ci->lport) ||
@@ -85,10 +59,10 @@ static int mrc_conn_fill(const struct mrc_nl_conn *ci, void *arg)
 			      MRC_CONN_A_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_CONN_A_BYTES_RECV, ci->bytes_recv,
 			      MRC_CONN_A_PAD))
-		goto cancel;
+		return -EMSGSIZE;
 	paths = nla_nest_start(skb, MRC_CONN_A_PATHS);
 	if (!paths)
-		goto cancel;
+		return -EMSGSIZE;
 	for (i = 0; i < ci->nr_paths; i++) {
 		const struct mrc_nl_conn_path *p = &ci->paths[i];
 
@@ -109,64 +83,61 @@ static int mrc_conn_fill(const struct mrc_nl_conn *ci, void *arg)
 		    nla_put_u64_64bit(skb, MRC_CPATH_A_ECN_MARKS, p->ecn_marks,
 				      MRC_CPATH_A_PAD) ||
 		    nla_put_u32(skb, MRC_CPATH_A_SRTT, p->srtt_us))
-			goto cancel;
+			return -EMSGSIZE;
 		nla_nest_end(skb, pn);
 	}
 	nla_nest_end(skb, paths);
 	hist = nla_nest_start(skb, MRC_CONN_A_TTR_HIST);
 	if (!hist)
-		goto cancel;
+		return -EMSGSIZE;
 	for (i = 0; i < MRC_TTR_BUCKETS; i++)
 		if (ci->ttr_hist[i] &&
 		    nla_put_u64_64bit(skb, i + 1, ci->ttr_hist[i], 0))
-			goto cancel;
+			return -EMSGSIZE;
 	nla_nest_end(skb, hist);
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
 	return 0;
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
-/**
- * mrc_genl_conn_get() - MRC_CMD_CONN_GET: one connection, by id.
- * @skb: the request.
- * @info: its attributes, sender and extack.
- *
- * Return: 0 (the reply is sent) or a negative errno.
+static int mrc_genl_conn_key(struct net *net, const struct nlattr *key,
+			     struct mrc_genl_msg *m,
+			     struct netlink_ext_ack *extack);
+
+const struct mrc_genl_obj mrc_genl_conn_obj = {
+	.cmd = MRC_CMD_CONN_GET,
+	.attr = MRC_A_CONN,
+	.maxtype = MRC_CONN_A_MAX,
+	.key = MRC_CONN_A_ID,
+	.key_policy = mrc_genl_conn_filter_policy,
+	.missing_get = "the connection (MRC_A_CONN) is required (or dump them all)",
+	.key_missing = "connection id is required",
+	.reply_size = NLMSG_GOODSIZE,
+	.fill = mrc_genl_conn_attrs,
+	.get_key = mrc_genl_conn_key,
+};
+
+/*
+ * Put one connection into a CONN_GET message (@arg: struct mrc_genl_msg);
+ * the visitor of mrc_conn_list_walk() and mrc_conn_list_snapshot(). Returns 0, or
+ * -EMSGSIZE when the message is full (nothing of the connection is left
+ * in it).
  */
-int mrc_genl_conn_get(struct sk_buff *skb, struct genl_info *info)
+static int mrc_genl_conn_fill(const struct mrc_nl_conn *ci, void *arg)
 {
-	struct nlattr *tb[MRC_CONN_A_MAX + 1];
-	struct mrc_conn_msg m = {
-		.portid = info->snd_portid,
-		.seq = info->snd_seq,
-	};
+	return mrc_genl_obj_put(&mrc_genl_conn_obj, arg, NULL, ci);
+}
+
+/* CONN_GET of one connection: a snapshot of it, taken under its lock. */
+static int mrc_genl_conn_key(struct net *net, const struct nlattr *key,
+			     struct mrc_genl_msg *m,
+			     struct netlink_ext_ack *extack)
+{
 	int err;
 
-	err = mrc_genl_parse_obj(info, MRC_A_CONN, MRC_CONN_A_MAX,
-				 mrc_genl_conn_filter_policy, tb,
-				 "the connection (MRC_A_CONN) is required (or dump them all)");
-	if (err)
-		return err;
-	if (!tb[MRC_CONN_A_ID])
-		return mrc_genl_missing(info->extack, info->attrs[MRC_A_CONN],
-					MRC_CONN_A_ID,
-					"connection id is required");
-	m.skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!m.skb)
-		return -ENOMEM;
-	err = mrc_conn_list_snapshot(genl_info_net(info),
-				     nla_get_u32(tb[MRC_CONN_A_ID]), mrc_conn_fill, &m);
-	if (err) {
-		/* the lookup's: mrc_conn_fill() fails with -EMSGSIZE only */
-		if (err == -ENOENT)
-			NL_SET_ERR_MSG(info->extack, "no connection with this id");
-		nlmsg_free(m.skb);
-		return err;
-	}
-	return genlmsg_reply(m.skb, info);
+	err = mrc_conn_list_snapshot(net, nla_get_u32(key), mrc_genl_conn_fill, m);
+	/* the lookup's: mrc_genl_conn_fill() fails with -EMSGSIZE only */
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(extack, "no connection with this id");
+	return err;
 }
 
 /**
@@ -184,7 +155,7 @@ int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nlattr *tb[MRC_CONN_A_MAX + 1];
 	struct mrc_conn_filter f = {};
 	struct nlattr *nest = di->attrs[MRC_A_CONN];
-	struct mrc_conn_msg m = {
+	struct mrc_genl_msg m = {
 		.skb = skb,
 		.portid = NETLINK_CB(cb->skb).portid,
 		.seq = cb->nlh->nlmsg_seq,
@@ -225,7 +196,7 @@ int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	 * A full message (-EMSGSIZE) is no error: cb->args is left at the
 	 * connection that did not fit, where the next call resumes.
 	 */
-	err = mrc_conn_list_walk(sock_net(skb->sk), &f, cb->args, mrc_conn_fill, &m);
+	err = mrc_conn_list_walk(sock_net(skb->sk), &f, cb->args, mrc_genl_conn_fill, &m);
 	if (err && err != -EMSGSIZE)
 		return err;
 	return skb->len;

@@ -64,7 +64,6 @@ struct mrc_net {
 };
 
 extern unsigned int mrc_net_id;
-extern struct genl_family mrc_genl_family;
 extern int mrc_af;
 extern int mrc_ipproto;
 
@@ -83,7 +82,5 @@ int mrc_netns_init(void);
 void mrc_netns_exit(void);
 int mrc_plumbing_init(void);
 void mrc_plumbing_exit(void);
-int mrc_genl_init(void);
-void mrc_genl_exit(void);
 
 #endif /* _MRC_KERN_H */

@@ -13,6 +13,7 @@
 #include <linux/net.h>
 #include <net/genetlink.h>
 
+#include "mrc_genl_spec.h"
 #include "mrc_kern.h"
 
 static int __init mrc_init(void)

@@ -21,6 +21,8 @@ packages=(
 	tshark
 	# kernel code checks, fuzzing, coverage
 	sparse clang llvm libclang-rt-14-dev gcovr
+	# the netlink code generator and its check (scripts/mrc-nlgen.py)
+	python3-yaml
 	# plots of make demo and make bench
 	python3-matplotlib
 )

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The kernel code's quality bar, checked: checkpatch --strict, kernel-doc
-# on every file, and a sparse + W=1 build of mrc.ko that must print no
-# warning. Prints one line per problem; exit 1 if any.
+# on every file, the netlink code generated from its spec, and a sparse +
+# W=1 build of mrc.ko that must print no warning. Prints one line per problem; exit 1 if any.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools=$("$root/scripts/kernel-tools.sh")/scripts
@@ -27,6 +27,13 @@ done
 
 out=$(perl "$tools/kernel-doc" -none "${files[@]}" 2>&1)
 if [ -n "$out" ]; then
+	echo "$out"
+	status=1
+fi
+
+# The netlink family's generated code (uapi enums, kernel policies and
+# operations, python constants) must be what its YAML spec gives.
+if ! out=$(python3 scripts/mrc-nlgen.py --check 2>&1); then
 	echo "$out"
 	status=1
 fi
@@ -61,7 +68,7 @@ fi
 make -s -C kmod >/dev/null 2>&1 || status=1
 
 if [ "$status" = 0 ]; then
-	echo "lint-kernel: checkpatch --strict, kernel-doc, layering, sparse and W=1 are clean"
+	echo "lint-kernel: checkpatch --strict, kernel-doc, netlink spec, layering, sparse and W=1 are clean"
 else
 	echo "lint-kernel: problems found (above)" >&2
 fi

@@ -19,6 +19,20 @@ import socket
 import struct
 import sys
 
+# The family's numbers, generated from its spec like uapi/linux/mrc.h
+# (scripts/mrc-nlgen.py; the lint and CTest check catches drift).
+import mrc_nlconst as nl  # beside this script
+from mrc_nlconst import (
+    MRC_A_PLANE as A_PLANE, MRC_A_PATH as A_PATH, MRC_A_POLICY as A_POLICY,
+    MRC_A_SETTINGS as A_SETTINGS,
+    MRC_PLANE_A_ID as PLANE_ID, MRC_PLANE_A_IFINDEX as PLANE_IFINDEX,
+    MRC_PLANE_A_IFNAME as PLANE_IFNAME, MRC_PLANE_A_SADDR as PLANE_SADDR,
+    MRC_PLANE_A_ADMIN as PLANE_ADMIN, MRC_PLANE_A_OPER as PLANE_OPER,
+    MRC_PATH_A_ID as PATH_ID, MRC_PATH_A_DST as PATH_DST, MRC_PATH_A_MODE as PATH_MODE,
+    MRC_PATH_A_SEGS as PATH_SEGS,
+    MRC_POLICY_A_NAME as POLICY_NAME, MRC_POLICY_A_RTO_MIN as POLICY_RTO_MIN,
+    MRC_SETTINGS_A_UDP_PORT as SETTINGS_UDP_PORT)
+
 NETLINK_GENERIC = 16
 NLM_F_REQUEST, NLM_F_ACK = 1, 4
 NLMSG_ERROR = 2
@@ -27,16 +41,9 @@ SOL_NETLINK, NETLINK_EXT_ACK, NETLINK_CAP_ACK = 270, 11, 10
 NLMSGERR_ATTR_MSG = 1
 NLA_F_NESTED = 1 << 15
 
-# uapi/linux/mrc.h (the YAML spec test keeps these honest)
-CMD = dict(INFO_GET=1, PLANE_ADD=2, PLANE_DEL=3, PLANE_SET=4, PLANE_GET=5, PATH_ADD=6,
-           PATH_DEL=7, PATH_SET=8, PATH_GET=9, POLICY_ADD=10, POLICY_DEL=11, POLICY_SET=12,
-           POLICY_GET=13, SETTINGS_GET=14, SETTINGS_SET=15, CONN_GET=16, STATS_GET=17,
-           PROBE=18, EVENT=19)
-A_PLANE, A_PATH, A_POLICY, A_SETTINGS = 6, 7, 8, 9
-PLANE_ID, PLANE_IFINDEX, PLANE_IFNAME, PLANE_SADDR, PLANE_ADMIN, PLANE_OPER = 1, 2, 3, 4, 5, 6
-PATH_ID, PATH_DST, PATH_DST_LEN, PATH_PLANE, PATH_MODE, PATH_USID, PATH_SEGS = 1, 2, 3, 4, 5, 6, 7
-POLICY_NAME, POLICY_RTO_MIN = 2, 3
-SETTINGS_UDP_PORT = 1
+# Commands by the names the scenarios use: "PLANE_ADD" is MRC_CMD_PLANE_ADD.
+CMD = {k[len("MRC_CMD_"):]: v for k, v in vars(nl).items()
+       if k.startswith("MRC_CMD_") and k != "MRC_CMD_MAX"}
 
 
 def attr(t, payload):
@@ -96,7 +103,7 @@ def request(sock, family, cmd, payload, flags=NLM_F_REQUEST | NLM_F_ACK):
 
 
 def family_id(sock):
-    name = attr(CTRL_ATTR_FAMILY_NAME, b"mrc\0")
+    name = attr(CTRL_ATTR_FAMILY_NAME, nl.MRC_GENL_NAME.encode() + b"\0")
     body = struct.pack("BBH", CTRL_CMD_GETFAMILY, 1, 0) + name
     sock.send(struct.pack("IHHII", 16 + len(body), GENL_ID_CTRL, NLM_F_REQUEST, 1, 0) + body)
     data = sock.recv(65536)

@@ -4,7 +4,10 @@
  *
  * This one header is shared by the kernel module (mrc.ko), libmrc, mrcctl
  * and applications. It describes the socket API (address family, socket
- * address, socket options) and the generic netlink family "mrc".
+ * address, socket options) and the generic netlink family "mrc". The
+ * family's part, between GENERATED BEGIN and GENERATED END, is generated
+ * from Documentation/netlink/specs/mrc.yaml by scripts/mrc-nlgen.py; the
+ * rest is written by hand.
  *
  * Everything here is append-only: values are never renumbered.
  */
@@ -78,6 +81,13 @@ struct sockaddr_mrc {
 	__u32			smrc_scope_id;
 };
 
+/* GENERATED BEGIN (scripts/mrc-nlgen.py) */
+/*
+ * From here to GENERATED END, generated from
+ * Documentation/netlink/specs/mrc.yaml: do not edit by hand; edit the
+ * spec and run "make netlink-gen".
+ */
+
 /* Generic netlink family. */
 #define MRC_GENL_NAME		"mrc"
 #define MRC_GENL_VERSION	1
@@ -86,123 +96,40 @@ struct sockaddr_mrc {
 /** MRC_VERSION_MAX_LEN - longest version string (with its NUL). */
 #define MRC_VERSION_MAX_LEN	32
 
-/**
- * enum mrc_cmd - generic netlink commands of the "mrc" family.
- * @MRC_CMD_UNSPEC: never used.
- * @MRC_CMD_INFO_GET: module version, address family number and UDP port of
- *	the caller's network namespace (do).
- * @MRC_CMD_PLANE_ADD: add a plane (do; MRC_A_PLANE with id, device,
- *	source address, optional admin state). CAP_NET_ADMIN.
- * @MRC_CMD_PLANE_DEL: delete a plane and every path on it (do; MRC_A_PLANE
- *	with id). CAP_NET_ADMIN.
- * @MRC_CMD_PLANE_SET: change a plane's device, source address or admin
- *	state (do; MRC_A_PLANE with id). CAP_NET_ADMIN.
- * @MRC_CMD_PLANE_GET: one plane (do, MRC_A_PLANE with id) or all (dump).
- * @MRC_CMD_PATH_ADD: add a path (do; MRC_A_PATH). CAP_NET_ADMIN.
- * @MRC_CMD_PATH_DEL: delete a path (do; MRC_A_PATH with id). CAP_NET_ADMIN.
- * @MRC_CMD_PATH_SET: change a path's weight or deny flag (do; MRC_A_PATH
- *	with id). CAP_NET_ADMIN.
- * @MRC_CMD_PATH_GET: one path (do, MRC_A_PATH with id) or all (dump).
- * @MRC_CMD_POLICY_ADD: add a failure policy (do; MRC_A_POLICY with a name;
- *	knobs not given take their defaults). CAP_NET_ADMIN.
- * @MRC_CMD_POLICY_DEL: delete a failure policy other than "default" (do;
- *	MRC_A_POLICY with name). CAP_NET_ADMIN.
- * @MRC_CMD_POLICY_SET: change knobs of a policy; existing connections that
- *	use it follow (do; MRC_A_POLICY with name). CAP_NET_ADMIN.
- * @MRC_CMD_POLICY_GET: one policy (do, MRC_A_POLICY with name) or all (dump).
- * @MRC_CMD_SETTINGS_GET: the namespace's settings (do; MRC_A_SETTINGS).
- * @MRC_CMD_SETTINGS_SET: change settings (do; MRC_A_SETTINGS). CAP_NET_ADMIN.
- * @MRC_CMD_CONN_GET: one connection (do, MRC_A_CONN with id) or all,
- *	optionally filtered by the attributes of MRC_A_CONN (dump).
- * @MRC_CMD_STATS_GET: the namespace's MIB counters (do; MRC_A_STATS).
- * @MRC_CMD_PROBE: send an EV probe along one path to a destination and
- *	report its round-trip time (do; MRC_A_PROBE). CAP_NET_ADMIN.
- * @MRC_CMD_EVENT: a notification of the "events" multicast group
- *	(MRC_A_EVENT); never a request.
- * @__MRC_CMD_MAX: number of commands.
- * @MRC_CMD_MAX: highest command.
- */
-enum mrc_cmd {
-	MRC_CMD_UNSPEC,
-	MRC_CMD_INFO_GET,
-	MRC_CMD_PLANE_ADD,
-	MRC_CMD_PLANE_DEL,
-	MRC_CMD_PLANE_SET,
-	MRC_CMD_PLANE_GET,
-	MRC_CMD_PATH_ADD,
-	MRC_CMD_PATH_DEL,
-	MRC_CMD_PATH_SET,
-	MRC_CMD_PATH_GET,
-	MRC_CMD_POLICY_ADD,
-	MRC_CMD_POLICY_DEL,
-	MRC_CMD_POLICY_SET,
-	MRC_CMD_POLICY_GET,
-	MRC_CMD_SETTINGS_GET,
-	MRC_CMD_SETTINGS_SET,
-	MRC_CMD_CONN_GET,
-	MRC_CMD_STATS_GET,
-	MRC_CMD_PROBE,
-	MRC_CMD_EVENT,
+/** MRC_PLANE_MAX - highest plane id (the peer port-status bitmap is 32-bit). */
+#define MRC_PLANE_MAX		31
 
-	__MRC_CMD_MAX,
-	MRC_CMD_MAX = __MRC_CMD_MAX - 1
-};
+/** MRC_SRH_MAX_SEGS - most segments in the segment list of an srh path. */
+#define MRC_SRH_MAX_SEGS	8
 
-/**
- * enum mrc_attr - top-level attributes of the "mrc" family.
- * @MRC_A_UNSPEC: never used.
- * @MRC_A_PAD: padding for 64-bit attributes.
- * @MRC_A_INFO_VERSION: module version (NUL-terminated string).
- * @MRC_A_INFO_AF: address family number the module registered (u32).
- * @MRC_A_INFO_UDP_PORT: UDP port of the namespace (u16, host order).
- * @MRC_A_INFO_NETNS_COOKIE: unique cookie of the answering namespace (u64),
- *	so tools can tell namespaces apart.
- * @MRC_A_PLANE: a plane (nested, enum mrc_plane_attr).
- * @MRC_A_PATH: a path (nested, enum mrc_path_attr).
- * @MRC_A_POLICY: a failure policy (nested, enum mrc_policy_attr).
- * @MRC_A_SETTINGS: namespace settings (nested, enum mrc_settings_attr).
- * @MRC_A_CONN: a connection, or the filter of a connection dump (nested,
- *	enum mrc_conn_attr).
- * @MRC_A_STATS: MIB counters (nested; attribute type = enum mrc_mib, u64).
- * @MRC_A_PROBE: a probe request and its result (nested, enum
- *	mrc_probe_attr).
- * @MRC_A_EVENT: an event (nested, enum mrc_event_attr).
- * @MRC_A_INFO_IPPROTO: protocol number of MRC sockets under AF_INET6 the
- *	module registered, 0 if none (u32).
- * @__MRC_A_MAX: number of attributes.
- * @MRC_A_MAX: highest attribute.
- */
-enum mrc_attr {
-	MRC_A_UNSPEC,
-	MRC_A_PAD,
-	MRC_A_INFO_VERSION,
-	MRC_A_INFO_AF,
-	MRC_A_INFO_UDP_PORT,
-	MRC_A_INFO_NETNS_COOKIE,
-	MRC_A_PLANE,
-	MRC_A_PATH,
-	MRC_A_POLICY,
-	MRC_A_SETTINGS,
-	MRC_A_CONN,
-	MRC_A_STATS,
-	MRC_A_PROBE,
-	MRC_A_EVENT,
-	MRC_A_INFO_IPPROTO,
+/** MRC_ENTROPY_MAX - most entropy values one entropy path stands for. */
+#define MRC_ENTROPY_MAX		256
 
-	__MRC_A_MAX,
-	MRC_A_MAX = __MRC_A_MAX - 1
-};
+/** MRC_POLICY_NAME_LEN - longest policy name, without its NUL. */
+#define MRC_POLICY_NAME_LEN	15
+
+/** MRC_POLICY_DEFAULT_NAME - the policy that always exists. */
+#define MRC_POLICY_DEFAULT_NAME	"default"
+
+/** MRC_EV_SET_MAX - highest "max EV set size" setting. */
+#define MRC_EV_SET_MAX		1024
+
+/** MRC_EV_SET_DEFAULT - default "max EV set size" setting. */
+#define MRC_EV_SET_DEFAULT	64
+
+/** MRC_PROBE_TIMEOUT_MAX_MS - longest probe timeout (ms). */
+#define MRC_PROBE_TIMEOUT_MAX_MS	60000
 
 /**
  * enum mrc_path_state - state of one path (entropy value) of a connection.
  * @MRC_PATH_GOOD: in rotation.
- * @MRC_PATH_SKIP: skipped for about one rotation (ECN mark or trim), then
- *	back to GOOD by itself.
- * @MRC_PATH_ASSUMED_BAD: out of rotation after loss without any answer;
- *	probed until enough probes succeed.
+ * @MRC_PATH_SKIP: skipped for about one rotation (ECN mark or trim), then back
+ *	to GOOD by itself.
+ * @MRC_PATH_ASSUMED_BAD: out of rotation after loss without any answer; probed
+ *	until enough probes succeed.
  * @MRC_PATH_DENIED: taken out by the operator; only the operator restores it.
  * @MRC_PATH_BACKUP: held in reserve, replaces a failed path of its plane.
- * @__MRC_PATH_STATE_MAX: number of states.
+ * @__MRC_PATH_STATE_MAX: number of values.
  */
 enum mrc_path_state {
 	MRC_PATH_GOOD,
@@ -235,7 +162,7 @@ enum mrc_path_state {
  * @MRC_PR_RETIRED: a failed path was retired to the backup set.
  * @MRC_PR_MIN_ACTIVE: restored to keep the minimum number of active paths.
  * @MRC_PR_PATH_REMOVED: the operator deleted the path's configuration.
- * @__MRC_PR_MAX: number of reasons.
+ * @__MRC_PR_MAX: number of values.
  */
 enum mrc_path_reason {
 	MRC_PR_NONE,
@@ -263,11 +190,11 @@ enum mrc_path_reason {
 
 /**
  * enum mrc_fwd_mode - how a path's packets are steered through the fabric.
- * @MRC_FWD_ENTROPY: no SRv6; the EV in UDP source port and flow label
- *	selects an ECMP path.
+ * @MRC_FWD_ENTROPY: no SRv6; the EV in UDP source port and flow label selects
+ *	an ECMP path.
  * @MRC_FWD_USID: outer IPv6 whose destination is a uSID container.
  * @MRC_FWD_SRH: SRv6 segment routing header (RFC 8754).
- * @__MRC_FWD_MAX: number of modes.
+ * @__MRC_FWD_MAX: number of values.
  */
 enum mrc_fwd_mode {
 	MRC_FWD_ENTROPY,
@@ -277,60 +204,11 @@ enum mrc_fwd_mode {
 	__MRC_FWD_MAX
 };
 
-/* Limits of the configuration objects (inclusive). */
-/** MRC_PLANE_MAX - highest plane id (the peer port-status bitmap is 32-bit). */
-#define MRC_PLANE_MAX		31
-/** MRC_SRH_MAX_SEGS - most segments in the segment list of an srh path. */
-#define MRC_SRH_MAX_SEGS	8
-/** MRC_ENTROPY_MAX - most entropy values one entropy path stands for. */
-#define MRC_ENTROPY_MAX		256
-/** MRC_POLICY_NAME_LEN - longest policy name, without its NUL. */
-#define MRC_POLICY_NAME_LEN	15
-/** MRC_POLICY_DEFAULT_NAME - the policy that always exists. */
-#define MRC_POLICY_DEFAULT_NAME	"default"
-/** MRC_EV_SET_MAX - highest "max EV set size" setting. */
-#define MRC_EV_SET_MAX		1024
-/** MRC_EV_SET_DEFAULT - default "max EV set size" setting. */
-#define MRC_EV_SET_DEFAULT	64
-/** MRC_PROBE_TIMEOUT_MAX_MS - longest probe timeout (ms). */
-#define MRC_PROBE_TIMEOUT_MAX_MS	60000
-
-/**
- * enum mrc_plane_attr - attributes of a plane (inside MRC_A_PLANE).
- * @MRC_PLANE_A_UNSPEC: never used.
- * @MRC_PLANE_A_ID: plane id, 0..MRC_PLANE_MAX (u32).
- * @MRC_PLANE_A_IFINDEX: the plane's network device in the caller's
- *	namespace (u32); 0 in replies when the device went away.
- * @MRC_PLANE_A_IFNAME: the device by name (string, < IFNAMSIZ); an
- *	alternative to MRC_PLANE_A_IFINDEX in requests, filled in replies.
- * @MRC_PLANE_A_SADDR: source IPv6 address of packets sent on the plane
- *	(16 bytes, unicast).
- * @MRC_PLANE_A_ADMIN: administrative state, enum mrc_plane_admin (u8).
- * @MRC_PLANE_A_OPER: operational state, enum mrc_plane_oper (u8, replies
- *	only): up when admin up, the device running and with carrier.
- * @MRC_PLANE_A_NR_PATHS: paths configured on the plane (u32, replies only).
- * @__MRC_PLANE_A_MAX: number of attributes.
- * @MRC_PLANE_A_MAX: highest attribute.
- */
-enum mrc_plane_attr {
-	MRC_PLANE_A_UNSPEC,
-	MRC_PLANE_A_ID,
-	MRC_PLANE_A_IFINDEX,
-	MRC_PLANE_A_IFNAME,
-	MRC_PLANE_A_SADDR,
-	MRC_PLANE_A_ADMIN,
-	MRC_PLANE_A_OPER,
-	MRC_PLANE_A_NR_PATHS,
-
-	__MRC_PLANE_A_MAX,
-	MRC_PLANE_A_MAX = __MRC_PLANE_A_MAX - 1
-};
-
 /**
  * enum mrc_plane_admin - administrative state of a plane.
  * @MRC_PLANE_ADMIN_DOWN: taken out of service by the operator.
  * @MRC_PLANE_ADMIN_UP: in service when its device is.
- * @__MRC_PLANE_ADMIN_MAX: number of states.
+ * @__MRC_PLANE_ADMIN_MAX: number of values.
  */
 enum mrc_plane_admin {
 	MRC_PLANE_ADMIN_DOWN,
@@ -341,10 +219,10 @@ enum mrc_plane_admin {
 
 /**
  * enum mrc_plane_oper - operational state of a plane.
- * @MRC_PLANE_OPER_DOWN: not usable (admin down, device down, no carrier or
- *	no device).
+ * @MRC_PLANE_OPER_DOWN: not usable (admin down, device down, no carrier or no
+ *	device).
  * @MRC_PLANE_OPER_UP: usable.
- * @__MRC_PLANE_OPER_MAX: number of states.
+ * @__MRC_PLANE_OPER_MAX: number of values.
  */
 enum mrc_plane_oper {
 	MRC_PLANE_OPER_DOWN,
@@ -363,7 +241,7 @@ enum mrc_plane_oper {
  * @MRC_PLANE_R_DELETED: the operator deleted the plane.
  * @MRC_PLANE_R_ADDED: the operator added the plane.
  * @MRC_PLANE_R_DEVICE_CHANGED: the operator moved the plane to another device.
- * @__MRC_PLANE_R_MAX: number of reasons.
+ * @__MRC_PLANE_R_MAX: number of values.
  */
 enum mrc_plane_reason {
 	MRC_PLANE_R_NONE,
@@ -378,128 +256,6 @@ enum mrc_plane_reason {
 };
 
 /**
- * enum mrc_path_attr - attributes of a path (inside MRC_A_PATH).
- * @MRC_PATH_A_UNSPEC: never used.
- * @MRC_PATH_A_ID: path id (u32).
- * @MRC_PATH_A_DST: destination prefix address (16 bytes); host bits must be
- *	zero.
- * @MRC_PATH_A_DST_LEN: destination prefix length, 0..128 (u8).
- * @MRC_PATH_A_PLANE: id of the plane the path leaves on (u32).
- * @MRC_PATH_A_MODE: forwarding mode, enum mrc_fwd_mode (u8).
- * @MRC_PATH_A_USID: uSID container, the outer destination of a usid path
- *	(16 bytes; not multicast, unspecified or loopback).
- * @MRC_PATH_A_SEGS: segment list of an srh path (nested: 1 to
- *	MRC_SRH_MAX_SEGS MRC_SEG_A_ADDR, first segment first).
- * @MRC_PATH_A_ENTROPY: entropy values an entropy path stands for,
- *	1..MRC_ENTROPY_MAX (u16).
- * @MRC_PATH_A_WEIGHT: share of the EV set relative to other paths of its
- *	plane, 1..255 (u8, default 1).
- * @MRC_PATH_A_DENY: 1 takes the path out of service (u8, 0 or 1).
- * @__MRC_PATH_A_MAX: number of attributes.
- * @MRC_PATH_A_MAX: highest attribute.
- */
-enum mrc_path_attr {
-	MRC_PATH_A_UNSPEC,
-	MRC_PATH_A_ID,
-	MRC_PATH_A_DST,
-	MRC_PATH_A_DST_LEN,
-	MRC_PATH_A_PLANE,
-	MRC_PATH_A_MODE,
-	MRC_PATH_A_USID,
-	MRC_PATH_A_SEGS,
-	MRC_PATH_A_ENTROPY,
-	MRC_PATH_A_WEIGHT,
-	MRC_PATH_A_DENY,
-
-	__MRC_PATH_A_MAX,
-	MRC_PATH_A_MAX = __MRC_PATH_A_MAX - 1
-};
-
-/**
- * enum mrc_seg_attr - one segment of a segment list (inside MRC_PATH_A_SEGS).
- * @MRC_SEG_A_UNSPEC: never used.
- * @MRC_SEG_A_ADDR: a segment (16 bytes, unicast IPv6).
- * @__MRC_SEG_A_MAX: number of attributes.
- * @MRC_SEG_A_MAX: highest attribute.
- */
-enum mrc_seg_attr {
-	MRC_SEG_A_UNSPEC,
-	MRC_SEG_A_ADDR,
-
-	__MRC_SEG_A_MAX,
-	MRC_SEG_A_MAX = __MRC_SEG_A_MAX - 1
-};
-
-/**
- * enum mrc_policy_attr - attributes of a failure policy (inside
- * MRC_A_POLICY). Times are in nanoseconds; the meaning and bounds of each
- * knob are those of struct mrc_policy (kmod/core/mrc_policy.h).
- * @MRC_POLICY_A_UNSPEC: never used.
- * @MRC_POLICY_A_PAD: padding for 64-bit attributes.
- * @MRC_POLICY_A_NAME: policy name, 1..MRC_POLICY_NAME_LEN characters of
- *	[a-zA-Z0-9_-] (string).
- * @MRC_POLICY_A_RTO_MIN: lower bound of the RTO (u64 ns).
- * @MRC_POLICY_A_RTO_MAX: upper bound of the RTO (u64 ns).
- * @MRC_POLICY_A_PROBE_INTERVAL: time between probes of a bad path (u64 ns).
- * @MRC_POLICY_A_SKIP: time a path stays in SKIP (u64 ns).
- * @MRC_POLICY_A_RETRY_LIMIT: timer expiries per packet before ETIMEDOUT (u32).
- * @MRC_POLICY_A_FAIL_TO_BAD: failures that make a path ASSUMED_BAD (u32).
- * @MRC_POLICY_A_SUCCESS_TO_GOOD: answered probes that make it GOOD (u32).
- * @MRC_POLICY_A_MIN_ACTIVE: floor on paths in use (u32).
- * @MRC_POLICY_A_MAX_PATHS: EV set size of a connection (u32).
- * @MRC_POLICY_A_BACKUPS: backup paths per plane (u32).
- * @MRC_POLICY_A_SACK_GAP: packets SACKed past a hole before it is lost (u32).
- * @MRC_POLICY_A_ECN_RESPONSE: 1 skips ECN-marked paths (u8, 0 or 1).
- * @MRC_POLICY_A_DEFAULT: 1 when this is the namespace's default policy
- *	(u8, replies only).
- * @__MRC_POLICY_A_MAX: number of attributes.
- * @MRC_POLICY_A_MAX: highest attribute.
- */
-enum mrc_policy_attr {
-	MRC_POLICY_A_UNSPEC,
-	MRC_POLICY_A_PAD,
-	MRC_POLICY_A_NAME,
-	MRC_POLICY_A_RTO_MIN,
-	MRC_POLICY_A_RTO_MAX,
-	MRC_POLICY_A_PROBE_INTERVAL,
-	MRC_POLICY_A_SKIP,
-	MRC_POLICY_A_RETRY_LIMIT,
-	MRC_POLICY_A_FAIL_TO_BAD,
-	MRC_POLICY_A_SUCCESS_TO_GOOD,
-	MRC_POLICY_A_MIN_ACTIVE,
-	MRC_POLICY_A_MAX_PATHS,
-	MRC_POLICY_A_BACKUPS,
-	MRC_POLICY_A_SACK_GAP,
-	MRC_POLICY_A_ECN_RESPONSE,
-	MRC_POLICY_A_DEFAULT,
-
-	__MRC_POLICY_A_MAX,
-	MRC_POLICY_A_MAX = __MRC_POLICY_A_MAX - 1
-};
-
-/**
- * enum mrc_settings_attr - namespace settings (inside MRC_A_SETTINGS).
- * @MRC_SETTINGS_A_UNSPEC: never used.
- * @MRC_SETTINGS_A_UDP_PORT: UDP destination port, 1..65535 (u16); refused
- *	with EBUSY while MRC sockets exist in the namespace.
- * @MRC_SETTINGS_A_DEFAULT_POLICY: name of the policy new connections use
- *	unless a socket picks one (string).
- * @MRC_SETTINGS_A_MAX_EV_SET: most EVs (paths) in a connection's set,
- *	1..MRC_EV_SET_MAX (u32).
- * @__MRC_SETTINGS_A_MAX: number of attributes.
- * @MRC_SETTINGS_A_MAX: highest attribute.
- */
-enum mrc_settings_attr {
-	MRC_SETTINGS_A_UNSPEC,
-	MRC_SETTINGS_A_UDP_PORT,
-	MRC_SETTINGS_A_DEFAULT_POLICY,
-	MRC_SETTINGS_A_MAX_EV_SET,
-
-	__MRC_SETTINGS_A_MAX,
-	MRC_SETTINGS_A_MAX = __MRC_SETTINGS_A_MAX - 1
-};
-
-/**
  * enum mrc_conn_state - state of a connection.
  * @MRC_CONN_CLOSED: closed, or not yet connected.
  * @MRC_CONN_LISTEN: listening (a listener, not a connection).
@@ -508,7 +264,7 @@ enum mrc_settings_attr {
  * @MRC_CONN_ESTABLISHED: data flows.
  * @MRC_CONN_CLOSING: disconnect in progress.
  * @MRC_CONN_FAILED: failed (timeout, reset); waiting for the owner to close.
- * @__MRC_CONN_STATE_MAX: number of states.
+ * @__MRC_CONN_STATE_MAX: number of values.
  */
 enum mrc_conn_state {
 	MRC_CONN_CLOSED,
@@ -523,158 +279,13 @@ enum mrc_conn_state {
 };
 
 /**
- * enum mrc_conn_attr - attributes of a connection (inside MRC_A_CONN).
- * In a CONN_GET dump request MRC_A_CONN is a filter: only connections
- * whose attributes equal every given one of @MRC_CONN_A_ID,
- * @MRC_CONN_A_LOCAL_ADDR, @MRC_CONN_A_REMOTE_ADDR, @MRC_CONN_A_LOCAL_PORT,
- * @MRC_CONN_A_REMOTE_PORT and @MRC_CONN_A_STATE are dumped.
- * @MRC_CONN_A_UNSPEC: never used.
- * @MRC_CONN_A_PAD: padding for 64-bit attributes.
- * @MRC_CONN_A_ID: connection id, unique in the namespace (u32).
- * @MRC_CONN_A_LOCAL_ADDR: local node address (16 bytes).
- * @MRC_CONN_A_REMOTE_ADDR: remote node address (16 bytes).
- * @MRC_CONN_A_LOCAL_PORT: local service port (u16, host order).
- * @MRC_CONN_A_REMOTE_PORT: remote service port (u16, host order).
- * @MRC_CONN_A_TYPE: SOCK_STREAM or SOCK_SEQPACKET (u8).
- * @MRC_CONN_A_STATE: enum mrc_conn_state (u8).
- * @MRC_CONN_A_LOCAL_QPN: local queue pair number (u32).
- * @MRC_CONN_A_REMOTE_QPN: remote queue pair number (u32).
- * @MRC_CONN_A_POLICY: name of the failure policy in use (string).
- * @MRC_CONN_A_SRTT: smoothed round-trip time (u32, microseconds).
- * @MRC_CONN_A_RTO: current retransmission timeout (u32, microseconds).
- * @MRC_CONN_A_CWND: congestion window (u32, bytes).
- * @MRC_CONN_A_INFLIGHT: bytes sent and not yet acknowledged (u32).
- * @MRC_CONN_A_PATHS_GOOD: EVs in GOOD (u32).
- * @MRC_CONN_A_PATHS_SKIP: EVs in SKIP (u32).
- * @MRC_CONN_A_PATHS_BAD: EVs in ASSUMED_BAD (u32).
- * @MRC_CONN_A_PATHS_DENIED: EVs in DENIED (u32).
- * @MRC_CONN_A_PATHS_BACKUP: EVs in BACKUP (u32).
- * @MRC_CONN_A_RETX_RTO: retransmissions after a timeout (u64).
- * @MRC_CONN_A_RETX_NACK: retransmissions after a NACK (u64).
- * @MRC_CONN_A_RETX_SACK: retransmissions after a SACK gap (u64).
- * @MRC_CONN_A_RETX_EV: retransmissions after a per-EV loss or because
- *	the EV's link (local plane or peer port) went down (u64).
- * @MRC_CONN_A_TTR_COUNT: recoveries measured (u64).
- * @MRC_CONN_A_TTR_MAX: longest time to recovery (u64, ns).
- * @MRC_CONN_A_BYTES_SENT: payload bytes sent, first transmissions (u64).
- * @MRC_CONN_A_BYTES_RECV: payload bytes delivered to the receiver (u64).
- * @MRC_CONN_A_PATHS: the EV set (nested: one MRC_CONN_A_PATH per EV).
- * @MRC_CONN_A_PATH: one EV (nested, enum mrc_conn_path_attr).
- * @MRC_CONN_A_TTR_HIST: time-to-recovery histogram (nested: attribute
- *	type b + 1 is the u64 count of bucket b of MRC_TTR_BUCKETS; only
- *	non-empty buckets are present; type 0 pads).
- * @__MRC_CONN_A_MAX: number of attributes.
- * @MRC_CONN_A_MAX: highest attribute.
- */
-enum mrc_conn_attr {
-	MRC_CONN_A_UNSPEC,
-	MRC_CONN_A_PAD,
-	MRC_CONN_A_ID,
-	MRC_CONN_A_LOCAL_ADDR,
-	MRC_CONN_A_REMOTE_ADDR,
-	MRC_CONN_A_LOCAL_PORT,
-	MRC_CONN_A_REMOTE_PORT,
-	MRC_CONN_A_TYPE,
-	MRC_CONN_A_STATE,
-	MRC_CONN_A_LOCAL_QPN,
-	MRC_CONN_A_REMOTE_QPN,
-	MRC_CONN_A_POLICY,
-	MRC_CONN_A_SRTT,
-	MRC_CONN_A_RTO,
-	MRC_CONN_A_CWND,
-	MRC_CONN_A_INFLIGHT,
-	MRC_CONN_A_PATHS_GOOD,
-	MRC_CONN_A_PATHS_SKIP,
-	MRC_CONN_A_PATHS_BAD,
-	MRC_CONN_A_PATHS_DENIED,
-	MRC_CONN_A_PATHS_BACKUP,
-	MRC_CONN_A_RETX_RTO,
-	MRC_CONN_A_RETX_NACK,
-	MRC_CONN_A_RETX_SACK,
-	MRC_CONN_A_RETX_EV,
-	MRC_CONN_A_TTR_COUNT,
-	MRC_CONN_A_TTR_MAX,
-	MRC_CONN_A_BYTES_SENT,
-	MRC_CONN_A_BYTES_RECV,
-	MRC_CONN_A_PATHS,
-	MRC_CONN_A_PATH,
-	MRC_CONN_A_TTR_HIST,
-
-	__MRC_CONN_A_MAX,
-	MRC_CONN_A_MAX = __MRC_CONN_A_MAX - 1
-};
-
-/**
- * enum mrc_conn_path_attr - one EV of a connection (inside MRC_CONN_A_PATH).
- * @MRC_CPATH_A_UNSPEC: never used.
- * @MRC_CPATH_A_PAD: padding for 64-bit attributes.
- * @MRC_CPATH_A_EV: entropy value (u32).
- * @MRC_CPATH_A_PLANE: plane id (u32).
- * @MRC_CPATH_A_PATH_ID: configured path id the EV came from (u32); absent
- *	for the fallback entropy paths built without configuration.
- * @MRC_CPATH_A_STATE: enum mrc_path_state (u8).
- * @MRC_CPATH_A_REASON: enum mrc_path_reason of the last change (u8).
- * @MRC_CPATH_A_TX_PKTS: packets sent on the EV (u64).
- * @MRC_CPATH_A_RETX_PKTS: retransmissions sent on the EV (u64).
- * @MRC_CPATH_A_LOST_PKTS: packets declared lost on the EV (u64).
- * @MRC_CPATH_A_ECN_MARKS: ECN marks reported for the EV (u64).
- * @MRC_CPATH_A_SRTT: smoothed RTT seen on the EV (u32, microseconds).
- * @__MRC_CPATH_A_MAX: number of attributes.
- * @MRC_CPATH_A_MAX: highest attribute.
- */
-enum mrc_conn_path_attr {
-	MRC_CPATH_A_UNSPEC,
-	MRC_CPATH_A_PAD,
-	MRC_CPATH_A_EV,
-	MRC_CPATH_A_PLANE,
-	MRC_CPATH_A_PATH_ID,
-	MRC_CPATH_A_STATE,
-	MRC_CPATH_A_REASON,
-	MRC_CPATH_A_TX_PKTS,
-	MRC_CPATH_A_RETX_PKTS,
-	MRC_CPATH_A_LOST_PKTS,
-	MRC_CPATH_A_ECN_MARKS,
-	MRC_CPATH_A_SRTT,
-
-	__MRC_CPATH_A_MAX,
-	MRC_CPATH_A_MAX = __MRC_CPATH_A_MAX - 1
-};
-
-/**
- * enum mrc_probe_attr - a probe (inside MRC_A_PROBE).
- * @MRC_PROBE_A_UNSPEC: never used.
- * @MRC_PROBE_A_PAD: padding for 64-bit attributes.
- * @MRC_PROBE_A_DST: node address to probe (16 bytes, unicast).
- * @MRC_PROBE_A_PATH_ID: configured path to send the probe along (u32).
- * @MRC_PROBE_A_TIMEOUT_MS: how long to wait for the answer,
- *	1..MRC_PROBE_TIMEOUT_MAX_MS (u32, default 1000).
- * @MRC_PROBE_A_RTT: round-trip time of the answer (u64 ns, replies only;
- *	absent when the probe timed out).
- * @MRC_PROBE_A_TIMED_OUT: 1 when no answer came in time (u8, replies only).
- * @__MRC_PROBE_A_MAX: number of attributes.
- * @MRC_PROBE_A_MAX: highest attribute.
- */
-enum mrc_probe_attr {
-	MRC_PROBE_A_UNSPEC,
-	MRC_PROBE_A_PAD,
-	MRC_PROBE_A_DST,
-	MRC_PROBE_A_PATH_ID,
-	MRC_PROBE_A_TIMEOUT_MS,
-	MRC_PROBE_A_RTT,
-	MRC_PROBE_A_TIMED_OUT,
-
-	__MRC_PROBE_A_MAX,
-	MRC_PROBE_A_MAX = __MRC_PROBE_A_MAX - 1
-};
-
-/**
  * enum mrc_event_type - kinds of MRC_CMD_EVENT notifications.
  * @MRC_EVENT_UNSPEC: never used.
- * @MRC_EVENT_PATH_STATE: an EV of a connection changed state (conn id, EV,
- *	path id, plane, old and new state, reason, drops). Old and new
- *	state are equal when only the reason changed: a path that had just
- *	failed by timeouts is now known to be out because its plane or the
- *	peer's port went down, and will return with it.
+ * @MRC_EVENT_PATH_STATE: an EV of a connection changed state (conn id, EV, path
+ *	id, plane, old and new state, reason, drops). Old and new state are
+ *	equal when only the reason changed: a path that had just failed by
+ *	timeouts is now known to be out because its plane or the peer's port
+ *	went down, and will return with it.
  * @MRC_EVENT_PLANE_UP: a plane became usable (plane, ifindex, reason).
  * @MRC_EVENT_PLANE_DOWN: a plane became unusable (plane, ifindex, reason).
  * @MRC_EVENT_CONN_ESTABLISHED: a connection was established (conn id,
@@ -682,7 +293,7 @@ enum mrc_probe_attr {
  * @MRC_EVENT_CONN_CLOSED: a connection closed normally.
  * @MRC_EVENT_CONN_FAILED: a connection failed (with the errno).
  * @MRC_EVENT_RECOVERY: a loss was repaired (conn id, time to recovery).
- * @__MRC_EVENT_MAX: number of types.
+ * @__MRC_EVENT_MAX: number of values.
  */
 enum mrc_event_type {
 	MRC_EVENT_UNSPEC,
@@ -698,59 +309,9 @@ enum mrc_event_type {
 };
 
 /**
- * enum mrc_event_attr - attributes of an event (inside MRC_A_EVENT).
- * @MRC_EVENT_A_UNSPEC: never used.
- * @MRC_EVENT_A_PAD: padding for 64-bit attributes.
- * @MRC_EVENT_A_TYPE: enum mrc_event_type (u8).
- * @MRC_EVENT_A_TIMESTAMP: CLOCK_REALTIME when the event happened (u64 ns).
- * @MRC_EVENT_A_CONN_ID: connection id (u32).
- * @MRC_EVENT_A_EV: entropy value (u32).
- * @MRC_EVENT_A_PATH_ID: configured path id (u32).
- * @MRC_EVENT_A_PLANE: plane id (u32).
- * @MRC_EVENT_A_IFINDEX: the plane's device (u32).
- * @MRC_EVENT_A_OLD_STATE: previous enum mrc_path_state (u8).
- * @MRC_EVENT_A_NEW_STATE: new enum mrc_path_state (u8).
- * @MRC_EVENT_A_REASON: enum mrc_path_reason for path events, enum
- *	mrc_plane_reason for plane events (u8).
- * @MRC_EVENT_A_DROPS: packets lost on the path before the change (u64).
- * @MRC_EVENT_A_TTR: time to recovery (u64 ns).
- * @MRC_EVENT_A_LOCAL_ADDR: local node address (16 bytes).
- * @MRC_EVENT_A_REMOTE_ADDR: remote node address (16 bytes).
- * @MRC_EVENT_A_LOCAL_PORT: local service port (u16).
- * @MRC_EVENT_A_REMOTE_PORT: remote service port (u16).
- * @MRC_EVENT_A_ERROR: positive errno of a failed connection (u32).
- * @__MRC_EVENT_A_MAX: number of attributes.
- * @MRC_EVENT_A_MAX: highest attribute.
- */
-enum mrc_event_attr {
-	MRC_EVENT_A_UNSPEC,
-	MRC_EVENT_A_PAD,
-	MRC_EVENT_A_TYPE,
-	MRC_EVENT_A_TIMESTAMP,
-	MRC_EVENT_A_CONN_ID,
-	MRC_EVENT_A_EV,
-	MRC_EVENT_A_PATH_ID,
-	MRC_EVENT_A_PLANE,
-	MRC_EVENT_A_IFINDEX,
-	MRC_EVENT_A_OLD_STATE,
-	MRC_EVENT_A_NEW_STATE,
-	MRC_EVENT_A_REASON,
-	MRC_EVENT_A_DROPS,
-	MRC_EVENT_A_TTR,
-	MRC_EVENT_A_LOCAL_ADDR,
-	MRC_EVENT_A_REMOTE_ADDR,
-	MRC_EVENT_A_LOCAL_PORT,
-	MRC_EVENT_A_REMOTE_PORT,
-	MRC_EVENT_A_ERROR,
-
-	__MRC_EVENT_A_MAX,
-	MRC_EVENT_A_MAX = __MRC_EVENT_A_MAX - 1
-};
-
-/**
- * enum mrc_mib - counters of a namespace (MRC_CMD_STATS_GET, inside
- * MRC_A_STATS as u64 attributes of these types, and /proc/net/mrc_stat).
- * The data path appends more; tools print unknown ones by number.
+ * enum mrc_mib - counters of a namespace (MRC_CMD_STATS_GET, inside MRC_A_STATS
+ * as u64 attributes of these types, and /proc/net/mrc_stat). The data path
+ * appends more; tools print unknown ones by number.
  * @MRC_MIB_UNSPEC: never used (so that every counter is a valid attribute
  *	type).
  * @MRC_MIB_IN_PKTS: MRC packets received.
@@ -759,32 +320,32 @@ enum mrc_event_attr {
  * @MRC_MIB_OUT_BYTES: bytes of MRC packets sent (UDP payload).
  * @MRC_MIB_IN_DROP_MALFORMED: received packets dropped: truncated or bad
  *	headers.
- * @MRC_MIB_IN_DROP_CSUM: received packets dropped: bad ICRC. Reserved for
- *	the ICRC option, which this version never offers, so it stays 0; a
- *	bad UDP checksum is dropped by the UDP layer before MRC sees it
+ * @MRC_MIB_IN_DROP_CSUM: received packets dropped: bad ICRC. Reserved for the
+ *	ICRC option, which this version never offers, so it stays 0; a bad
+ *	UDP checksum is dropped by the UDP layer before MRC sees it
  *	(Udp6InCsumErrors in /proc/net/snmp6).
  * @MRC_MIB_IN_DROP_NO_CONN: received packets dropped: no such connection.
  * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong QPN or R_Key.
  * @MRC_MIB_IN_DROP_PSN_WINDOW: received packets dropped: PSN outside the
  *	window.
  * @MRC_MIB_IN_DROP_DUP: received duplicates (already placed).
- * @MRC_MIB_IN_DROP_NOMEM: received packets dropped: no memory or no
- *	receive credit.
+ * @MRC_MIB_IN_DROP_NOMEM: received packets dropped: no memory or no receive
+ *	credit.
  * @MRC_MIB_OUT_DROP_NO_PATH: packets not sent: no usable path.
  * @MRC_MIB_OUT_DROP_NOMEM: packets not sent: no memory.
  * @MRC_MIB_HS_REQ_SENT: connection requests sent.
  * @MRC_MIB_HS_REQ_RECV: connection requests received.
  * @MRC_MIB_HS_ESTABLISHED: connections established.
- * @MRC_MIB_HS_REJECTED: connection requests rejected (nobody listens,
- *	backlog full).
+ * @MRC_MIB_HS_REJECTED: connection requests rejected (nobody listens, backlog
+ *	full).
  * @MRC_MIB_HS_TIMEOUT: connection attempts that timed out.
  * @MRC_MIB_CONN_RESET: connections reset by the peer.
  * @MRC_MIB_CONN_TIMEOUT: connections failed with ETIMEDOUT.
  * @MRC_MIB_RETX_RTO: retransmissions after a timeout.
  * @MRC_MIB_RETX_NACK: retransmissions after a NACK.
  * @MRC_MIB_RETX_SACK: retransmissions after a SACK gap.
- * @MRC_MIB_RETX_EV: retransmissions after a per-EV loss or because the
- *	EV's link (local plane or peer port) went down.
+ * @MRC_MIB_RETX_EV: retransmissions after a per-EV loss or because the EV's
+ *	link (local plane or peer port) went down.
  * @MRC_MIB_SACK_IN: SACKs received.
  * @MRC_MIB_SACK_OUT: SACKs sent.
  * @MRC_MIB_NACK_IN: NACKs received.
@@ -803,23 +364,23 @@ enum mrc_event_attr {
  * @MRC_MIB_PLANE_UP: plane transitions to up.
  * @MRC_MIB_EVENTS_DROPPED: events that could not be sent (no memory).
  * @MRC_MIB_EP_REQ_RECV: endpoint requests (QPN 2) received.
- * @MRC_MIB_EP_DROP_RATELIMIT: endpoint requests not answered or applied:
- *	the namespace's rate limit was exceeded.
+ * @MRC_MIB_EP_DROP_RATELIMIT: endpoint requests not answered or applied: the
+ *	namespace's rate limit was exceeded.
  * @MRC_MIB_EP_PROBES_SENT: EV probes sent (MRC_CMD_PROBE).
  * @MRC_MIB_EP_PROBES_ANSWERED: EV probes answered in time.
  * @MRC_MIB_EP_PROBES_TIMEOUT: EV probes unanswered in time.
  * @MRC_MIB_PORT_STATUS_SENT: port-status updates sent to peers.
  * @MRC_MIB_PORT_STATUS_RECV: port-status updates applied to connections.
- * @MRC_MIB_OUT_ROUTE_LOOKUPS: routes looked up to send a packet. A usid or
- *	srh path keeps its route until the routing table changes, so this
- *	stays far below OutPkts; entropy paths look up every packet.
+ * @MRC_MIB_OUT_ROUTE_LOOKUPS: routes looked up to send a packet. A usid or srh
+ *	path keeps its route until the routing table changes, so this stays
+ *	far below OutPkts; entropy paths look up every packet.
  * @MRC_MIB_HS_UNREACHABLE: connection requests answered by an ICMPv6 port
  *	unreachable: the peer host runs no MRC (connect() fails with
  *	ECONNREFUSED at once).
  * @MRC_MIB_TCP_ACCEPTED: plain TCP connections accepted by MRC listeners
  *	(MRC_SO_ACCEPT_TCP).
- * @__MRC_MIB_MAX: number of counters (plus one).
- * @MRC_MIB_MAX: highest counter.
+ * @__MRC_MIB_MAX: number of values.
+ * @MRC_MIB_MAX: highest value.
  */
 enum mrc_mib {
 	MRC_MIB_UNSPEC,
@@ -878,6 +439,460 @@ enum mrc_mib {
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
 };
+
+/**
+ * enum mrc_cmd - generic netlink commands of the "mrc" family.
+ * @MRC_CMD_UNSPEC: never used.
+ * @MRC_CMD_INFO_GET: module version, address family number and UDP port of the
+ *	caller's network namespace (do).
+ * @MRC_CMD_PLANE_ADD: add a plane (do; MRC_A_PLANE with id, device, source
+ *	address, optional admin state). CAP_NET_ADMIN.
+ * @MRC_CMD_PLANE_DEL: delete a plane and every path on it (do; MRC_A_PLANE with
+ *	id). CAP_NET_ADMIN.
+ * @MRC_CMD_PLANE_SET: change a plane's device, source address or admin state
+ *	(do; MRC_A_PLANE with id). CAP_NET_ADMIN.
+ * @MRC_CMD_PLANE_GET: one plane (do, MRC_A_PLANE with id) or all (dump).
+ * @MRC_CMD_PATH_ADD: add a path (do; MRC_A_PATH). CAP_NET_ADMIN.
+ * @MRC_CMD_PATH_DEL: delete a path (do; MRC_A_PATH with id). CAP_NET_ADMIN.
+ * @MRC_CMD_PATH_SET: change a path's weight or deny flag (do; MRC_A_PATH with
+ *	id). CAP_NET_ADMIN.
+ * @MRC_CMD_PATH_GET: one path (do, MRC_A_PATH with id) or all (dump).
+ * @MRC_CMD_POLICY_ADD: add a failure policy (do; MRC_A_POLICY with a name;
+ *	knobs not given take their defaults). CAP_NET_ADMIN.
+ * @MRC_CMD_POLICY_DEL: delete a failure policy other than "default" (do;
+ *	MRC_A_POLICY with name). CAP_NET_ADMIN.
+ * @MRC_CMD_POLICY_SET: change knobs of a policy; existing connections that use
+ *	it follow (do; MRC_A_POLICY with name). CAP_NET_ADMIN.
+ * @MRC_CMD_POLICY_GET: one policy (do, MRC_A_POLICY with name) or all (dump).
+ * @MRC_CMD_SETTINGS_GET: the namespace's settings (do; MRC_A_SETTINGS).
+ * @MRC_CMD_SETTINGS_SET: change settings (do; MRC_A_SETTINGS). CAP_NET_ADMIN.
+ * @MRC_CMD_CONN_GET: one connection (do, MRC_A_CONN with id) or all, optionally
+ *	filtered by the attributes of MRC_A_CONN (dump).
+ * @MRC_CMD_STATS_GET: the namespace's MIB counters (do; MRC_A_STATS).
+ * @MRC_CMD_PROBE: send an EV probe along one path to a destination and report
+ *	its round-trip time (do; MRC_A_PROBE). CAP_NET_ADMIN.
+ * @MRC_CMD_EVENT: a notification of the "events" multicast group (MRC_A_EVENT);
+ *	never a request.
+ * @__MRC_CMD_MAX: number of commands.
+ * @MRC_CMD_MAX: highest command.
+ */
+enum mrc_cmd {
+	MRC_CMD_UNSPEC,
+	MRC_CMD_INFO_GET,
+	MRC_CMD_PLANE_ADD,
+	MRC_CMD_PLANE_DEL,
+	MRC_CMD_PLANE_SET,
+	MRC_CMD_PLANE_GET,
+	MRC_CMD_PATH_ADD,
+	MRC_CMD_PATH_DEL,
+	MRC_CMD_PATH_SET,
+	MRC_CMD_PATH_GET,
+	MRC_CMD_POLICY_ADD,
+	MRC_CMD_POLICY_DEL,
+	MRC_CMD_POLICY_SET,
+	MRC_CMD_POLICY_GET,
+	MRC_CMD_SETTINGS_GET,
+	MRC_CMD_SETTINGS_SET,
+	MRC_CMD_CONN_GET,
+	MRC_CMD_STATS_GET,
+	MRC_CMD_PROBE,
+	MRC_CMD_EVENT,
+
+	__MRC_CMD_MAX,
+	MRC_CMD_MAX = __MRC_CMD_MAX - 1
+};
+
+/**
+ * enum mrc_attr - top-level attributes of the "mrc" family.
+ * @MRC_A_UNSPEC: never used.
+ * @MRC_A_PAD: padding for 64-bit attributes.
+ * @MRC_A_INFO_VERSION: module version (NUL-terminated string).
+ * @MRC_A_INFO_AF: address family number the module registered (u32).
+ * @MRC_A_INFO_UDP_PORT: UDP port of the namespace (u16, host order).
+ * @MRC_A_INFO_NETNS_COOKIE: unique cookie of the answering namespace (u64), so
+ *	tools can tell namespaces apart.
+ * @MRC_A_PLANE: a plane (nested, enum mrc_plane_attr).
+ * @MRC_A_PATH: a path (nested, enum mrc_path_attr).
+ * @MRC_A_POLICY: a failure policy (nested, enum mrc_policy_attr).
+ * @MRC_A_SETTINGS: namespace settings (nested, enum mrc_settings_attr).
+ * @MRC_A_CONN: a connection, or the filter of a connection dump (nested, enum
+ *	mrc_conn_attr).
+ * @MRC_A_STATS: MIB counters (nested; attribute type = enum mrc_mib, u64).
+ * @MRC_A_PROBE: a probe request and its result (nested, enum mrc_probe_attr).
+ * @MRC_A_EVENT: an event (nested, enum mrc_event_attr).
+ * @MRC_A_INFO_IPPROTO: protocol number of MRC sockets under AF_INET6 the module
+ *	registered, 0 if none (u32).
+ * @__MRC_A_MAX: number of attributes.
+ * @MRC_A_MAX: highest attribute.
+ */
+enum mrc_attr {
+	MRC_A_UNSPEC,
+	MRC_A_PAD,
+	MRC_A_INFO_VERSION,
+	MRC_A_INFO_AF,
+	MRC_A_INFO_UDP_PORT,
+	MRC_A_INFO_NETNS_COOKIE,
+	MRC_A_PLANE,
+	MRC_A_PATH,
+	MRC_A_POLICY,
+	MRC_A_SETTINGS,
+	MRC_A_CONN,
+	MRC_A_STATS,
+	MRC_A_PROBE,
+	MRC_A_EVENT,
+	MRC_A_INFO_IPPROTO,
+
+	__MRC_A_MAX,
+	MRC_A_MAX = __MRC_A_MAX - 1
+};
+
+/**
+ * enum mrc_plane_attr - attributes of a plane (inside MRC_A_PLANE).
+ * @MRC_PLANE_A_UNSPEC: never used.
+ * @MRC_PLANE_A_ID: plane id, 0..MRC_PLANE_MAX (u32).
+ * @MRC_PLANE_A_IFINDEX: the plane's network device in the caller's namespace
+ *	(u32); 0 in replies when the device went away.
+ * @MRC_PLANE_A_IFNAME: the device by name (string, < IFNAMSIZ); an alternative
+ *	to MRC_PLANE_A_IFINDEX in requests, filled in replies.
+ * @MRC_PLANE_A_SADDR: source IPv6 address of packets sent on the plane (16
+ *	bytes, unicast).
+ * @MRC_PLANE_A_ADMIN: administrative state, enum mrc_plane_admin (u8).
+ * @MRC_PLANE_A_OPER: operational state, enum mrc_plane_oper (u8, replies only):
+ *	up when admin up, the device running and with carrier.
+ * @MRC_PLANE_A_NR_PATHS: paths configured on the plane (u32, replies only).
+ * @__MRC_PLANE_A_MAX: number of attributes.
+ * @MRC_PLANE_A_MAX: highest attribute.
+ */
+enum mrc_plane_attr {
+	MRC_PLANE_A_UNSPEC,
+	MRC_PLANE_A_ID,
+	MRC_PLANE_A_IFINDEX,
+	MRC_PLANE_A_IFNAME,
+	MRC_PLANE_A_SADDR,
+	MRC_PLANE_A_ADMIN,
+	MRC_PLANE_A_OPER,
+	MRC_PLANE_A_NR_PATHS,
+
+	__MRC_PLANE_A_MAX,
+	MRC_PLANE_A_MAX = __MRC_PLANE_A_MAX - 1
+};
+
+/**
+ * enum mrc_path_attr - attributes of a path (inside MRC_A_PATH).
+ * @MRC_PATH_A_UNSPEC: never used.
+ * @MRC_PATH_A_ID: path id (u32).
+ * @MRC_PATH_A_DST: destination prefix address (16 bytes); host bits must be
+ *	zero.
+ * @MRC_PATH_A_DST_LEN: destination prefix length, 0..128 (u8).
+ * @MRC_PATH_A_PLANE: id of the plane the path leaves on (u32).
+ * @MRC_PATH_A_MODE: forwarding mode, enum mrc_fwd_mode (u8).
+ * @MRC_PATH_A_USID: uSID container, the outer destination of a usid path (16
+ *	bytes; not multicast, unspecified or loopback).
+ * @MRC_PATH_A_SEGS: segment list of an srh path (nested: 1 to MRC_SRH_MAX_SEGS
+ *	MRC_SEG_A_ADDR, first segment first).
+ * @MRC_PATH_A_ENTROPY: entropy values an entropy path stands for,
+ *	1..MRC_ENTROPY_MAX (u16).
+ * @MRC_PATH_A_WEIGHT: share of the EV set relative to other paths of its plane,
+ *	1..255 (u8, default 1).
+ * @MRC_PATH_A_DENY: 1 takes the path out of service (u8, 0 or 1).
+ * @__MRC_PATH_A_MAX: number of attributes.
+ * @MRC_PATH_A_MAX: highest attribute.
+ */
+enum mrc_path_attr {
+	MRC_PATH_A_UNSPEC,
+	MRC_PATH_A_ID,
+	MRC_PATH_A_DST,
+	MRC_PATH_A_DST_LEN,
+	MRC_PATH_A_PLANE,
+	MRC_PATH_A_MODE,
+	MRC_PATH_A_USID,
+	MRC_PATH_A_SEGS,
+	MRC_PATH_A_ENTROPY,
+	MRC_PATH_A_WEIGHT,
+	MRC_PATH_A_DENY,
+
+	__MRC_PATH_A_MAX,
+	MRC_PATH_A_MAX = __MRC_PATH_A_MAX - 1
+};
+
+/**
+ * enum mrc_seg_attr - one segment of a segment list (inside MRC_PATH_A_SEGS).
+ * @MRC_SEG_A_UNSPEC: never used.
+ * @MRC_SEG_A_ADDR: a segment (16 bytes, unicast IPv6).
+ * @__MRC_SEG_A_MAX: number of attributes.
+ * @MRC_SEG_A_MAX: highest attribute.
+ */
+enum mrc_seg_attr {
+	MRC_SEG_A_UNSPEC,
+	MRC_SEG_A_ADDR,
+
+	__MRC_SEG_A_MAX,
+	MRC_SEG_A_MAX = __MRC_SEG_A_MAX - 1
+};
+
+/**
+ * enum mrc_policy_attr - attributes of a failure policy (inside MRC_A_POLICY).
+ * Times are in nanoseconds; the meaning and bounds of each knob are those of
+ * struct mrc_policy (kmod/core/mrc_policy.h).
+ * @MRC_POLICY_A_UNSPEC: never used.
+ * @MRC_POLICY_A_PAD: padding for 64-bit attributes.
+ * @MRC_POLICY_A_NAME: policy name, 1..MRC_POLICY_NAME_LEN characters of
+ *	[a-zA-Z0-9_-] (string).
+ * @MRC_POLICY_A_RTO_MIN: lower bound of the RTO (u64 ns).
+ * @MRC_POLICY_A_RTO_MAX: upper bound of the RTO (u64 ns).
+ * @MRC_POLICY_A_PROBE_INTERVAL: time between probes of a bad path (u64 ns).
+ * @MRC_POLICY_A_SKIP: time a path stays in SKIP (u64 ns).
+ * @MRC_POLICY_A_RETRY_LIMIT: timer expiries per packet before ETIMEDOUT (u32).
+ * @MRC_POLICY_A_FAIL_TO_BAD: failures that make a path ASSUMED_BAD (u32).
+ * @MRC_POLICY_A_SUCCESS_TO_GOOD: answered probes that make it GOOD (u32).
+ * @MRC_POLICY_A_MIN_ACTIVE: floor on paths in use (u32).
+ * @MRC_POLICY_A_MAX_PATHS: EV set size of a connection (u32).
+ * @MRC_POLICY_A_BACKUPS: backup paths per plane (u32).
+ * @MRC_POLICY_A_SACK_GAP: packets SACKed past a hole before it is lost (u32).
+ * @MRC_POLICY_A_ECN_RESPONSE: 1 skips ECN-marked paths (u8, 0 or 1).
+ * @MRC_POLICY_A_DEFAULT: 1 when this is the namespace's default policy (u8,
+ *	replies only).
+ * @__MRC_POLICY_A_MAX: number of attributes.
+ * @MRC_POLICY_A_MAX: highest attribute.
+ */
+enum mrc_policy_attr {
+	MRC_POLICY_A_UNSPEC,
+	MRC_POLICY_A_PAD,
+	MRC_POLICY_A_NAME,
+	MRC_POLICY_A_RTO_MIN,
+	MRC_POLICY_A_RTO_MAX,
+	MRC_POLICY_A_PROBE_INTERVAL,
+	MRC_POLICY_A_SKIP,
+	MRC_POLICY_A_RETRY_LIMIT,
+	MRC_POLICY_A_FAIL_TO_BAD,
+	MRC_POLICY_A_SUCCESS_TO_GOOD,
+	MRC_POLICY_A_MIN_ACTIVE,
+	MRC_POLICY_A_MAX_PATHS,
+	MRC_POLICY_A_BACKUPS,
+	MRC_POLICY_A_SACK_GAP,
+	MRC_POLICY_A_ECN_RESPONSE,
+	MRC_POLICY_A_DEFAULT,
+
+	__MRC_POLICY_A_MAX,
+	MRC_POLICY_A_MAX = __MRC_POLICY_A_MAX - 1
+};
+
+/**
+ * enum mrc_settings_attr - namespace settings (inside MRC_A_SETTINGS).
+ * @MRC_SETTINGS_A_UNSPEC: never used.
+ * @MRC_SETTINGS_A_UDP_PORT: UDP destination port, 1..65535 (u16); refused with
+ *	EBUSY while MRC sockets exist in the namespace.
+ * @MRC_SETTINGS_A_DEFAULT_POLICY: name of the policy new connections use unless
+ *	a socket picks one (string).
+ * @MRC_SETTINGS_A_MAX_EV_SET: most EVs (paths) in a connection's set,
+ *	1..MRC_EV_SET_MAX (u32).
+ * @__MRC_SETTINGS_A_MAX: number of attributes.
+ * @MRC_SETTINGS_A_MAX: highest attribute.
+ */
+enum mrc_settings_attr {
+	MRC_SETTINGS_A_UNSPEC,
+	MRC_SETTINGS_A_UDP_PORT,
+	MRC_SETTINGS_A_DEFAULT_POLICY,
+	MRC_SETTINGS_A_MAX_EV_SET,
+
+	__MRC_SETTINGS_A_MAX,
+	MRC_SETTINGS_A_MAX = __MRC_SETTINGS_A_MAX - 1
+};
+
+/**
+ * enum mrc_conn_attr - attributes of a connection (inside MRC_A_CONN). In a
+ * CONN_GET dump request MRC_A_CONN is a filter: only connections whose
+ * attributes equal every given one of MRC_CONN_A_ID,
+ * @MRC_CONN_A_UNSPEC: never used.
+ * @MRC_CONN_A_PAD: padding for 64-bit attributes.
+ * @MRC_CONN_A_ID: connection id, unique in the namespace (u32).
+ * @MRC_CONN_A_LOCAL_ADDR: local node address (16 bytes).
+ * @MRC_CONN_A_REMOTE_ADDR: remote node address (16 bytes).
+ * @MRC_CONN_A_LOCAL_PORT: local service port (u16, host order).
+ * @MRC_CONN_A_REMOTE_PORT: remote service port (u16, host order).
+ * @MRC_CONN_A_TYPE: SOCK_STREAM or SOCK_SEQPACKET (u8).
+ * @MRC_CONN_A_STATE: enum mrc_conn_state (u8).
+ * @MRC_CONN_A_LOCAL_QPN: local queue pair number (u32).
+ * @MRC_CONN_A_REMOTE_QPN: remote queue pair number (u32).
+ * @MRC_CONN_A_POLICY: name of the failure policy in use (string).
+ * @MRC_CONN_A_SRTT: smoothed round-trip time (u32, microseconds).
+ * @MRC_CONN_A_RTO: current retransmission timeout (u32, microseconds).
+ * @MRC_CONN_A_CWND: congestion window (u32, bytes).
+ * @MRC_CONN_A_INFLIGHT: bytes sent and not yet acknowledged (u32).
+ * @MRC_CONN_A_PATHS_GOOD: EVs in GOOD (u32).
+ * @MRC_CONN_A_PATHS_SKIP: EVs in SKIP (u32).
+ * @MRC_CONN_A_PATHS_BAD: EVs in ASSUMED_BAD (u32).
+ * @MRC_CONN_A_PATHS_DENIED: EVs in DENIED (u32).
+ * @MRC_CONN_A_PATHS_BACKUP: EVs in BACKUP (u32).
+ * @MRC_CONN_A_RETX_RTO: retransmissions after a timeout (u64).
+ * @MRC_CONN_A_RETX_NACK: retransmissions after a NACK (u64).
+ * @MRC_CONN_A_RETX_SACK: retransmissions after a SACK gap (u64).
+ * @MRC_CONN_A_RETX_EV: retransmissions after a per-EV loss or because the EV's
+ *	link (local plane or peer port) went down (u64).
+ * @MRC_CONN_A_TTR_COUNT: recoveries measured (u64).
+ * @MRC_CONN_A_TTR_MAX: longest time to recovery (u64, ns).
+ * @MRC_CONN_A_BYTES_SENT: payload bytes sent, first transmissions (u64).
+ * @MRC_CONN_A_BYTES_RECV: payload bytes delivered to the receiver (u64).
+ * @MRC_CONN_A_PATHS: the EV set (nested: one MRC_CONN_A_PATH per EV).
+ * @MRC_CONN_A_PATH: one EV (nested, enum mrc_conn_path_attr).
+ * @MRC_CONN_A_TTR_HIST: time-to-recovery histogram (nested: attribute type b +
+ *	1 is the u64 count of bucket b of MRC_TTR_BUCKETS; only non-empty
+ *	buckets are present; type 0 pads).
+ * @__MRC_CONN_A_MAX: number of attributes.
+ * @MRC_CONN_A_MAX: highest attribute.
+ */
+enum mrc_conn_attr {
+	MRC_CONN_A_UNSPEC,
+	MRC_CONN_A_PAD,
+	MRC_CONN_A_ID,
+	MRC_CONN_A_LOCAL_ADDR,
+	MRC_CONN_A_REMOTE_ADDR,
+	MRC_CONN_A_LOCAL_PORT,
+	MRC_CONN_A_REMOTE_PORT,
+	MRC_CONN_A_TYPE,
+	MRC_CONN_A_STATE,
+	MRC_CONN_A_LOCAL_QPN,
+	MRC_CONN_A_REMOTE_QPN,
+	MRC_CONN_A_POLICY,
+	MRC_CONN_A_SRTT,
+	MRC_CONN_A_RTO,
+	MRC_CONN_A_CWND,
+	MRC_CONN_A_INFLIGHT,
+	MRC_CONN_A_PATHS_GOOD,
+	MRC_CONN_A_PATHS_SKIP,
+	MRC_CONN_A_PATHS_BAD,
+	MRC_CONN_A_PATHS_DENIED,
+	MRC_CONN_A_PATHS_BACKUP,
+	MRC_CONN_A_RETX_RTO,
+	MRC_CONN_A_RETX_NACK,
+	MRC_CONN_A_RETX_SACK,
+	MRC_CONN_A_RETX_EV,
+	MRC_CONN_A_TTR_COUNT,
+	MRC_CONN_A_TTR_MAX,
+	MRC_CONN_A_BYTES_SENT,
+	MRC_CONN_A_BYTES_RECV,
+	MRC_CONN_A_PATHS,
+	MRC_CONN_A_PATH,
+	MRC_CONN_A_TTR_HIST,
+
+	__MRC_CONN_A_MAX,
+	MRC_CONN_A_MAX = __MRC_CONN_A_MAX - 1
+};
+
+/**
+ * enum mrc_conn_path_attr - one EV of a connection (inside MRC_CONN_A_PATH).
+ * @MRC_CPATH_A_UNSPEC: never used.
+ * @MRC_CPATH_A_PAD: padding for 64-bit attributes.
+ * @MRC_CPATH_A_EV: entropy value (u32).
+ * @MRC_CPATH_A_PLANE: plane id (u32).
+ * @MRC_CPATH_A_PATH_ID: configured path id the EV came from (u32); absent for
+ *	the fallback entropy paths built without configuration.
+ * @MRC_CPATH_A_STATE: enum mrc_path_state (u8).
+ * @MRC_CPATH_A_REASON: enum mrc_path_reason of the last change (u8).
+ * @MRC_CPATH_A_TX_PKTS: packets sent on the EV (u64).
+ * @MRC_CPATH_A_RETX_PKTS: retransmissions sent on the EV (u64).
+ * @MRC_CPATH_A_LOST_PKTS: packets declared lost on the EV (u64).
+ * @MRC_CPATH_A_ECN_MARKS: ECN marks reported for the EV (u64).
+ * @MRC_CPATH_A_SRTT: smoothed RTT seen on the EV (u32, microseconds).
+ * @__MRC_CPATH_A_MAX: number of attributes.
+ * @MRC_CPATH_A_MAX: highest attribute.
+ */
+enum mrc_conn_path_attr {
+	MRC_CPATH_A_UNSPEC,
+	MRC_CPATH_A_PAD,
+	MRC_CPATH_A_EV,
+	MRC_CPATH_A_PLANE,
+	MRC_CPATH_A_PATH_ID,
+	MRC_CPATH_A_STATE,
+	MRC_CPATH_A_REASON,
+	MRC_CPATH_A_TX_PKTS,
+	MRC_CPATH_A_RETX_PKTS,
+	MRC_CPATH_A_LOST_PKTS,
+	MRC_CPATH_A_ECN_MARKS,
+	MRC_CPATH_A_SRTT,
+
+	__MRC_CPATH_A_MAX,
+	MRC_CPATH_A_MAX = __MRC_CPATH_A_MAX - 1
+};
+
+/**
+ * enum mrc_probe_attr - a probe (inside MRC_A_PROBE).
+ * @MRC_PROBE_A_UNSPEC: never used.
+ * @MRC_PROBE_A_PAD: padding for 64-bit attributes.
+ * @MRC_PROBE_A_DST: node address to probe (16 bytes, unicast).
+ * @MRC_PROBE_A_PATH_ID: configured path to send the probe along (u32).
+ * @MRC_PROBE_A_TIMEOUT_MS: how long to wait for the answer,
+ *	1..MRC_PROBE_TIMEOUT_MAX_MS (u32, default 1000).
+ * @MRC_PROBE_A_RTT: round-trip time of the answer (u64 ns, replies only; absent
+ *	when the probe timed out).
+ * @MRC_PROBE_A_TIMED_OUT: 1 when no answer came in time (u8, replies only).
+ * @__MRC_PROBE_A_MAX: number of attributes.
+ * @MRC_PROBE_A_MAX: highest attribute.
+ */
+enum mrc_probe_attr {
+	MRC_PROBE_A_UNSPEC,
+	MRC_PROBE_A_PAD,
+	MRC_PROBE_A_DST,
+	MRC_PROBE_A_PATH_ID,
+	MRC_PROBE_A_TIMEOUT_MS,
+	MRC_PROBE_A_RTT,
+	MRC_PROBE_A_TIMED_OUT,
+
+	__MRC_PROBE_A_MAX,
+	MRC_PROBE_A_MAX = __MRC_PROBE_A_MAX - 1
+};
+
+/**
+ * enum mrc_event_attr - attributes of an event (inside MRC_A_EVENT).
+ * @MRC_EVENT_A_UNSPEC: never used.
+ * @MRC_EVENT_A_PAD: padding for 64-bit attributes.
+ * @MRC_EVENT_A_TYPE: enum mrc_event_type (u8).
+ * @MRC_EVENT_A_TIMESTAMP: CLOCK_REALTIME when the event happened (u64 ns).
+ * @MRC_EVENT_A_CONN_ID: connection id (u32).
+ * @MRC_EVENT_A_EV: entropy value (u32).
+ * @MRC_EVENT_A_PATH_ID: configured path id (u32).
+ * @MRC_EVENT_A_PLANE: plane id (u32).
+ * @MRC_EVENT_A_IFINDEX: the plane's device (u32).
+ * @MRC_EVENT_A_OLD_STATE: previous enum mrc_path_state (u8).
+ * @MRC_EVENT_A_NEW_STATE: new enum mrc_path_state (u8).
+ * @MRC_EVENT_A_REASON: enum mrc_path_reason for path events, enum
+ *	mrc_plane_reason for plane events (u8).
+ * @MRC_EVENT_A_DROPS: packets lost on the path before the change (u64).
+ * @MRC_EVENT_A_TTR: time to recovery (u64 ns).
+ * @MRC_EVENT_A_LOCAL_ADDR: local node address (16 bytes).
+ * @MRC_EVENT_A_REMOTE_ADDR: remote node address (16 bytes).
+ * @MRC_EVENT_A_LOCAL_PORT: local service port (u16).
+ * @MRC_EVENT_A_REMOTE_PORT: remote service port (u16).
+ * @MRC_EVENT_A_ERROR: positive errno of a failed connection (u32).
+ * @__MRC_EVENT_A_MAX: number of attributes.
+ * @MRC_EVENT_A_MAX: highest attribute.
+ */
+enum mrc_event_attr {
+	MRC_EVENT_A_UNSPEC,
+	MRC_EVENT_A_PAD,
+	MRC_EVENT_A_TYPE,
+	MRC_EVENT_A_TIMESTAMP,
+	MRC_EVENT_A_CONN_ID,
+	MRC_EVENT_A_EV,
+	MRC_EVENT_A_PATH_ID,
+	MRC_EVENT_A_PLANE,
+	MRC_EVENT_A_IFINDEX,
+	MRC_EVENT_A_OLD_STATE,
+	MRC_EVENT_A_NEW_STATE,
+	MRC_EVENT_A_REASON,
+	MRC_EVENT_A_DROPS,
+	MRC_EVENT_A_TTR,
+	MRC_EVENT_A_LOCAL_ADDR,
+	MRC_EVENT_A_REMOTE_ADDR,
+	MRC_EVENT_A_LOCAL_PORT,
+	MRC_EVENT_A_REMOTE_PORT,
+	MRC_EVENT_A_ERROR,
+
+	__MRC_EVENT_A_MAX,
+	MRC_EVENT_A_MAX = __MRC_EVENT_A_MAX - 1
+};
+
+/* GENERATED END */
 
 /* ---- Socket options ---- */
 
