@@ -4,6 +4,7 @@
 #include <mrc/socket.hpp>
 
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <sstream>
 
@@ -35,7 +36,14 @@ int af_mrc()
 	}
 	// Not visible in sysfs (e.g. a container): ask the module itself,
 	// which also autoloads it when installed.
-	return static_cast<int>(Client().info().af);
+	try {
+		int v = static_cast<int>(Client().info().af);
+		if (v > 0)
+			return v;
+	} catch (const std::exception &) {
+		// Not there: socket() will say so, or autoload it.
+	}
+	return MRC_AF_DEFAULT;
 }
 
 } // namespace mrc
