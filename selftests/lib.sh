@@ -173,10 +173,14 @@ mrc_ns_new() {
 	echo "$ns"
 }
 
-# mrc_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth link between two
-# namespaces, each end with its IPv6 address (/64, no DAD) and up.
+# mrc_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 [LINKOPT...]: a veth link between
+# two namespaces, each end with its IPv6 address (/64, no DAD) and up: the
+# one helper of every test that links a pair of namespaces by hand (the
+# reference fabric has its own, lib_fabric.sh). LINKOPTs (e.g. mtu 9000)
+# apply to both ends. The namespaces' deletion at exit removes the link.
 mrc_veth() {
-	ip link add name "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
+	ip link add name "$2" netns "$1" "${@:7}" type veth \
+		peer name "$5" netns "$4" "${@:7}" || return 1
 	ip -n "$1" addr add "$3/64" dev "$2" nodad &&
 		ip -n "$4" addr add "$6/64" dev "$5" nodad &&
 		ip -n "$1" link set "$2" up &&

@@ -172,9 +172,8 @@ mrc_check "local plane up again: verified transfer" \
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/planeup" -t stream -n "$(mrc_size 8388608 1048576)"
 
 # 3. Remote plane 3 (B's link) goes down and back during a 96 MiB transfer.
-ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-a" 2> "$res/monitor-a.err" &
-mon=$!
-_mrc_pids+=("$mon")
+mrc_bg ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-a" 2> "$res/monitor-a.err"
+mon=$MRC_BG_PID
 mrc_wait_for 30 grep -q monitoring "$res/monitor-a.err"
 sent0=$(mrc_mib "$FAB_B" PortStatusSent)
 recv0=$(mrc_mib "$FAB_A" PortStatusRecv)
@@ -286,22 +285,19 @@ report corrupt
 tc -n "$FAB_A" qdisc del dev pl2 root
 
 # 7. Every path down past the retry budget: ETIMEDOUT, promptly.
-ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-dead" 2> "$res/monitor-dead.err" &
-mon=$!
-_mrc_pids+=("$mon")
+mrc_bg ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/monitor-dead" 2> "$res/monitor-dead.err"
+mon=$MRC_BG_PID
 mrc_wait_for 30 grep -q monitoring "$res/monitor-dead.err"
 mrc_check "a policy with a short retry budget" \
 	ctl_a policy add fast rto-min 2ms rto-max 50ms retry-limit 5
 port=$((20000 + RANDOM % 10000))
-ip netns exec "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
-	2> "$res/dead.server.log" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg ip netns exec "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
+	2> "$res/dead.server.log"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/dead.server.log"
-ip netns exec "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
-	--policy fast -n 1073741824 > "$res/dead.client" 2> "$res/dead.client.log" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg ip netns exec "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+	--policy fast -n 1073741824 > "$res/dead.client" 2> "$res/dead.client.log"
+cli=$MRC_BG_PID
 before=$(mrc_mib "$FAB_B" InPkts)
 mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
 netem_all add netem loss 100%
