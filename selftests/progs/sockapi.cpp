@@ -22,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -700,9 +699,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && std::string(argv[1]) == "inet6") {
 		g_inet6 = true;
 		g_af = AF_INET6;
-		std::ifstream p("/sys/module/mrc/parameters/ipproto");
-		if (!(p >> g_proto))
-			g_proto = MRC_IPPROTO_DEFAULT;
+		g_proto = mrc::ipproto_mrc();
 	}
 	std::printf("KTAP version 1\n");
 	test_socket_and_bind();

@@ -15,7 +15,13 @@ namespace mrc {
 /// the tree (mrc-perf, the selftest programs).
 int af_mrc();
 
-/// Parse the "af" module parameter file's contents; -1 if malformed.
+/// The IPPROTO_MRC protocol number of socket(AF_INET6, SOCK_STREAM, ...)
+/// (the drop-in for TCP), found as af_mrc() finds the family: the
+/// "ipproto" module parameter, the netlink INFO command, MRC_IPPROTO_DEFAULT.
+int ipproto_mrc();
+
+/// Parse a numeric module parameter file's contents ("af", "ipproto");
+/// -1 if malformed.
 int parse_af_param(const std::string &text);
 
 } // namespace mrc
