@@ -312,12 +312,11 @@ mrc_perf_transfer() {
 	local ns_s=$1 ns_c=$2 addr=$3 out=$4 port=$((20000 + RANDOM % 10000)) srv
 	shift 4
 	: > "$out.server.log"
-	ip netns exec "$ns_s" "$MRC_PERF" server -j -p "$port" "$@" \
-		> "$out.server" 2> "$out.server.log" &
-	srv=$!
-	_mrc_pids+=("$srv")
+	mrc_bg_in_ns "$ns_s" "$MRC_PERF" server -j -p "$port" "$@" \
+		> "$out.server" 2> "$out.server.log"
+	srv=$MRC_BG_PID
 	mrc_wait_for 30 grep -q listening "$out.server.log" || true
-	ip netns exec "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
+	in_ns "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
 		> "$out.client" 2> "$out.client.log"
 	local crc=$?
 	wait "$srv"

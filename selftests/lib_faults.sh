@@ -13,7 +13,10 @@
 #   mrc_check "..." faults_transfer NAME "FAULT COMMAND"
 #   mrc_done
 #
-# Every helper is named faults_*; results go to $res (a mrc_tmpdir).
+# Every helper is named faults_*; results go to $res (a mrc_tmpdir). Commands
+# enter a host's namespace with in_ns / mrc_bg_in_ns (lib.sh), not "ip
+# netns exec": ten tests build and use the fabric, and each ip netns exec
+# costs a mount namespace and a sysfs mount in the emulated guest.
 
 # faults_setup: the fabric, configured; sets res, opens fd 3 on the log.
 faults_setup() {
@@ -21,14 +24,14 @@ faults_setup() {
 	mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
 	local h
 	for h in "$FAB_A" "$FAB_B"; do
-		ip netns exec "$h" "$MRCCTL" policy set default backups 0 >/dev/null
+		in_ns "$h" "$MRCCTL" policy set default backups 0 >/dev/null
 	done
 	mrc_check "configure usid paths" mrc_fabric_mrc_config usid
 	res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
 	exec 3>&1
 }
 
-faults_ctl_a() { ip netns exec "$FAB_A" "$MRCCTL" "$@"; }
+faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
 faults_stall_below() { # NAME MS: the transfer's longest delivery stall
 	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
@@ -69,8 +72,8 @@ faults_transfer() {
 		{	# to the log directly (fd 3), not into mrc_check's capture
 			echo "$name: still running after 200 s; A, then B:"
 			faults_ctl_a conn show paths
-			ip netns exec "$FAB_B" "$MRCCTL" conn show paths
-			ip netns exec "$FAB_A" cat /proc/net/mrc_stat
+			in_ns "$FAB_B" "$MRCCTL" conn show paths
+			in_ns "$FAB_A" cat /proc/net/mrc_stat
 		} 2>&1 | sed 's/^/# /' >&3
 	fi
 	wait "$_faults_xfer"
@@ -109,7 +112,7 @@ faults_netem_all() {
 # faults_monitor_a NAME: mrcctl monitor of A into $res/NAME (errors in
 # NAME.err), listening once it returns; sets MRC_BG_PID.
 faults_monitor_a() {
-	mrc_bg ip netns exec "$FAB_A" "$MRCCTL" monitor > "$res/$1" 2> "$res/$1.err"
+	mrc_bg_in_ns "$FAB_A" "$MRCCTL" monitor > "$res/$1" 2> "$res/$1.err"
 	mrc_wait_for 30 grep -q monitoring "$res/$1.err"
 }
 

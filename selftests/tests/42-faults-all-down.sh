@@ -17,11 +17,11 @@ mon=$MRC_BG_PID
 mrc_check "a policy with a short retry budget" \
 	faults_ctl_a policy add fast rto-min 2ms rto-max 50ms retry-limit 5
 port=$((20000 + RANDOM % 10000))
-mrc_bg ip netns exec "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
+mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" > "$res/dead.server" \
 	2> "$res/dead.server.log"
 srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/dead.server.log"
-mrc_bg ip netns exec "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
 	--policy fast -n 1073741824 > "$res/dead.client" 2> "$res/dead.client.log"
 cli=$MRC_BG_PID
 before=$(mrc_mib "$FAB_B" InPkts)

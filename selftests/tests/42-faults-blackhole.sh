@@ -16,8 +16,8 @@
 faults_setup
 
 # EV probes on a healthy fabric.
-mrc_check "probe: path 0 answers with a round-trip time" \
-	mrc_wait_for 20 sh -c "ip netns exec $FAB_A $MRCCTL -j probe $FAB_B_ADDR path 0 > $res/probe0.json"
+probe0() { faults_ctl_a -j probe "$FAB_B_ADDR" path 0 > "$res/probe0.json"; }
+mrc_check "probe: path 0 answers with a round-trip time" mrc_wait_for 20 probe0
 mrc_check "probe: the answer carries rtt_ns" \
 	python3 -c "import json; j = json.load(open('$res/probe0.json')); assert j['rtt_ns'] > 0 and not j['timed_out']"
 mrc_check "probe: B counted the request, A the answer" \
