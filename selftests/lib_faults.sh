@@ -82,6 +82,46 @@ faults_transfer() {
 	return $rc
 }
 faults_xfer_done() { ! kill -0 "$1" 2>/dev/null; }
+
+# faults_transfer_through NAME FAULT: a transfer A->B that lasts as long as
+# FAULT does, however fast the kernel moves data: the client sends until
+# FAULT has returned and is then stopped (SIGTERM: its socket closes
+# gracefully, everything written arrives), the server checks every byte
+# up to the end of the stream. Succeeds when the client was still sending
+# when FAULT returned and the server verified everything (within 200 s).
+faults_transfer_through() {
+	local name=$1 fault=$2 port=$((20000 + RANDOM % 10000)) before cli srv rc=0
+	: > "$res/$name.server.log"
+	mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 \
+		> "$res/$name.server" 2> "$res/$name.server.log"
+	srv=$MRC_BG_PID
+	mrc_wait_for 30 grep -q listening "$res/$name.server.log"
+	before=$(mrc_mib "$FAB_B" InPkts)
+	mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+		--duration "$(mrc_time 900)" > "$res/$name.client" 2> "$res/$name.client.log"
+	cli=$MRC_BG_PID
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
+	_faults_xfer=$cli
+	eval "$fault"
+	if faults_xfer_over; then
+		echo "the client had ended before the fault was over"
+		rc=1
+	fi
+	kill -TERM "$cli" 2>/dev/null
+	wait "$cli" 2>/dev/null
+	if ! mrc_wait_for 200 faults_xfer_done "$srv"; then
+		echo "$name: the server saw no end of the stream within 200 s"
+		kill "$srv" 2>/dev/null
+		rc=1
+	fi
+	wait "$srv" || rc=1
+	[ "$(mrc_json "$res/$name.server" verified 2>/dev/null)" = True ] || rc=1
+	if [ "$rc" != 0 ]; then
+		sed 's/^/client: /' "$res/$name.client" "$res/$name.client.log" | head -20
+		sed 's/^/server: /' "$res/$name.server" "$res/$name.server.log" | head -20
+	fi
+	return $rc
+}
 # In a FAULT: has faults_transfer's own transfer ended?
 faults_xfer_over() { faults_xfer_done "$_faults_xfer"; }
 
