@@ -173,10 +173,14 @@ mrc_ns_new() {
 	echo "$ns"
 }
 
-# mrc_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a veth link between two
-# namespaces, each end with its IPv6 address (/64, no DAD) and up.
+# mrc_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 [LINKOPT...]: a veth link between
+# two namespaces, each end with its IPv6 address (/64, no DAD) and up: the
+# one helper of every test that links a pair of namespaces by hand (the
+# reference fabric has its own, lib_fabric.sh). LINKOPTs (e.g. mtu 9000)
+# apply to both ends. The namespaces' deletion at exit removes the link.
 mrc_veth() {
-	ip link add name "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
+	ip link add name "$2" netns "$1" "${@:7}" type veth \
+		peer name "$5" netns "$4" "${@:7}" || return 1
 	ip -n "$1" addr add "$3/64" dev "$2" nodad &&
 		ip -n "$4" addr add "$6/64" dev "$5" nodad &&
 		ip -n "$1" link set "$2" up &&
@@ -268,7 +272,7 @@ mrc_module_install_overlay() {
 }
 
 _mrc_cleanup() {
-	local c p ns
+	local c p
 	for c in "${_mrc_cleanups[@]}"; do
 		eval "$c" >/dev/null 2>&1
 	done
@@ -278,10 +282,15 @@ _mrc_cleanup() {
 	for p in "${_mrc_pids[@]}"; do
 		wait "$p" 2>/dev/null
 	done
-	for ns in "${_mrc_namespaces[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-		ip netns del "$ns" 2>/dev/null
-	done
+	# One ip for all the namespaces' processes, one for their deletion:
+	# a fabric has 18 to 28 namespaces, and every exec costs in the
+	# emulated guest. -force: go on past one a test deleted itself.
+	if [ "${#_mrc_namespaces[@]}" -gt 0 ]; then
+		printf 'netns pids %s\n' "${_mrc_namespaces[@]}" |
+			ip -force -batch - 2>/dev/null | xargs -r kill -9 2>/dev/null
+		printf 'netns del %s\n' "${_mrc_namespaces[@]}" |
+			ip -force -batch - >/dev/null 2>&1
+	fi
 	rm -rf "$_mrc_tmp"
 }
 trap _mrc_cleanup EXIT
@@ -308,12 +317,11 @@ mrc_perf_transfer() {
 	local ns_s=$1 ns_c=$2 addr=$3 out=$4 port=$((20000 + RANDOM % 10000)) srv
 	shift 4
 	: > "$out.server.log"
-	ip netns exec "$ns_s" "$MRC_PERF" server -j -p "$port" "$@" \
-		> "$out.server" 2> "$out.server.log" &
-	srv=$!
-	_mrc_pids+=("$srv")
+	mrc_bg_in_ns "$ns_s" "$MRC_PERF" server -j -p "$port" "$@" \
+		> "$out.server" 2> "$out.server.log"
+	srv=$MRC_BG_PID
 	mrc_wait_for 30 grep -q listening "$out.server.log" || true
-	ip netns exec "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
+	in_ns "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
 		> "$out.client" 2> "$out.client.log"
 	local crc=$?
 	wait "$srv"

@@ -4,6 +4,7 @@
 #include <mrc/socket.hpp>
 
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <sstream>
 
@@ -23,9 +24,13 @@ int parse_af_param(const std::string &text)
 	return v;
 }
 
-int af_mrc()
+namespace {
+
+// A module parameter (/sys/module/mrc/parameters/NAME), else what the
+// module's INFO reply says (@from_info), else @dflt.
+template <typename FromInfo> int module_number(const char *name, FromInfo from_info, int dflt)
 {
-	std::ifstream f("/sys/module/mrc/parameters/af");
+	std::ifstream f(std::string("/sys/module/mrc/parameters/") + name);
 	if (f) {
 		std::stringstream ss;
 		ss << f.rdbuf();
@@ -35,7 +40,28 @@ int af_mrc()
 	}
 	// Not visible in sysfs (e.g. a container): ask the module itself,
 	// which also autoloads it when installed.
-	return static_cast<int>(Client().info().af);
+	try {
+		int v = static_cast<int>(from_info(Client().info()));
+		if (v > 0)
+			return v;
+	} catch (const std::exception &) {
+		// Not there: socket() will say so, or autoload it.
+	}
+	return dflt;
+}
+
+} // namespace
+
+int af_mrc()
+{
+	return module_number(
+	    "af", [](const Info &i) { return i.af; }, MRC_AF_DEFAULT);
+}
+
+int ipproto_mrc()
+{
+	return module_number(
+	    "ipproto", [](const Info &i) { return i.ipproto; }, MRC_IPPROTO_DEFAULT);
 }
 
 } // namespace mrc

@@ -4,6 +4,7 @@
 #include <mrc/socket.hpp>
 
 #include <cstring>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -178,6 +179,15 @@ TEST(Socket, ParsesTheAfParameter)
 	EXPECT_EQ(mrc::parse_af_param("x25"), -1);
 	EXPECT_EQ(mrc::parse_af_param("0"), -1);
 	EXPECT_EQ(mrc::parse_af_param("-3"), -1);
+}
+
+TEST(Socket, WithoutTheModuleTheUapiDefaults)
+{
+	// Where the module is loaded its parameters answer (the VM tests).
+	if (access("/sys/module/mrc", F_OK) == 0)
+		GTEST_SKIP() << "mrc.ko is loaded";
+	EXPECT_EQ(mrc::af_mrc(), MRC_AF_DEFAULT);
+	EXPECT_EQ(mrc::ipproto_mrc(), MRC_IPPROTO_DEFAULT);
 }
 
 } // namespace

@@ -36,7 +36,10 @@ static double now(void)
 }
 
 // Exactly representable values (integers below 2^53): any summation order
-// gives the same double.
+// gives the same double. Not libmrc's verified-byte pattern (mrc/pattern.hpp):
+// an allreduce checks sums of elements, which random 64-bit words would
+// make inexact, and this program stays plain C with no AF_MRC of its own
+// (it runs under mrcize like any MPI program).
 static double val(int rank, int iter, long i)
 {
 	return (double)(((uint64_t)rank * 1000003u + (uint64_t)iter * 7919u + (uint64_t)i) %

@@ -22,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -30,6 +29,8 @@
 #include <vector>
 
 #include <linux/mrc.h>
+#include <mrc/pattern.hpp>
+#include <mrc/socket.hpp>
 
 namespace {
 
@@ -282,8 +283,7 @@ void test_stream_data()
 
 	// Large write, read in pieces.
 	std::vector<char> big(3 << 20);
-	for (size_t i = 0; i < big.size(); i++)
-		big[i] = static_cast<char>(i * 7);
+	mrc::Pattern(1).fill(0, big.data(), big.size());
 	std::thread w([&]() {
 		size_t off = 0;
 		while (off < big.size()) {
@@ -542,8 +542,7 @@ void test_inet6_dropin()
 	char path[] = "/tmp/mrc-sendfile.XXXXXX";
 	int f = mkstemp(path);
 	std::vector<char> file(1 << 20);
-	for (size_t i = 0; i < file.size(); i++)
-		file[i] = static_cast<char>(i * 13 + 1);
+	mrc::Pattern(2).fill(0, file.data(), file.size());
 	bool wrote = f >= 0 && write(f, file.data(), file.size()) == (ssize_t)file.size();
 	std::vector<char> got(file.size());
 	bool ok = false;
@@ -695,16 +694,12 @@ void test_close_semantics()
 
 int main(int argc, char **argv)
 {
-	std::ifstream f("/sys/module/mrc/parameters/af");
-	if (f)
-		f >> g_af;
+	g_af = mrc::af_mrc();
 	g_mrc_af = g_af;
 	if (argc > 1 && std::string(argv[1]) == "inet6") {
 		g_inet6 = true;
 		g_af = AF_INET6;
-		std::ifstream p("/sys/module/mrc/parameters/ipproto");
-		if (!(p >> g_proto))
-			g_proto = MRC_IPPROTO_DEFAULT;
+		g_proto = mrc::ipproto_mrc();
 	}
 	std::printf("KTAP version 1\n");
 	test_socket_and_bind();

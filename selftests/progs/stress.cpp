@@ -10,7 +10,8 @@
 //   mrc_stress peer -c ADDR -p PORT --trigger FILE [--deadline S]
 //
 // Every connection starts with a 16-byte header (seed, length; length
-// ~0 means "until the sender closes"), then bytes of a pattern computed
+// ~0 means "until the sender closes"), then bytes of libmrc's verified-byte
+// pattern (mrc/pattern.hpp), computed
 // from the seed and the offset: the server checks every byte, and the
 // length at EOF, then closes (which the client waits for).
 //
@@ -52,6 +53,8 @@
 #include <vector>
 
 #include <linux/mrc.h>
+#include <mrc/pattern.hpp>
+#include <mrc/socket.hpp>
 
 namespace {
 
@@ -79,15 +82,6 @@ struct Options {
 	int sndbuf = 0, rcvbuf = 0;
 	bool no_read = false;
 };
-
-int af_mrc()
-{
-	std::ifstream f("/sys/module/mrc/parameters/af");
-	int af = MRC_AF_DEFAULT;
-	if (f)
-		f >> af;
-	return af;
-}
 
 double since(Clock::time_point t)
 {
@@ -130,26 +124,10 @@ std::string errname(int e)
 	}
 }
 
-// Byte @off of the stream of @seed: one splitmix64 word per 8 bytes.
-uint8_t pattern(uint64_t seed, uint64_t off)
-{
-	uint64_t z = seed + (off / 8 + 1) * 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return static_cast<uint8_t>(z >> (8 * (off % 8)));
-}
-
-void fill(uint64_t seed, uint64_t off, uint8_t *buf, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		buf[i] = pattern(seed, off + i);
-}
-
 sockaddr_mrc make_addr(const std::string &host, uint16_t port)
 {
 	sockaddr_mrc a{};
-	a.smrc_family = static_cast<__kernel_sa_family_t>(af_mrc());
+	a.smrc_family = static_cast<__kernel_sa_family_t>(mrc::af_mrc());
 	a.smrc_port = htons(port);
 	if (!host.empty() && inet_pton(AF_INET6, host.c_str(), &a.smrc_addr) != 1) {
 		std::fprintf(stderr, "mrc_stress: not an IPv6 address: %s\n", host.c_str());
@@ -160,7 +138,7 @@ sockaddr_mrc make_addr(const std::string &host, uint16_t port)
 
 int new_socket(const Options &o)
 {
-	int fd = socket(af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int fd = socket(mrc::af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	if (o.sndbuf)
@@ -333,12 +311,11 @@ int run_server(const Options &o)
 					std::memcpy(&r.seed, r.hdr, 8);
 					std::memcpy(&r.len, r.hdr + 8, 8);
 				}
-				for (; p < (size_t)got; p++, r.off++) {
-					if (buf[p] != pattern(r.seed, r.off)) {
-						err = "corrupt";
-						break;
-					}
-				}
+				size_t n = static_cast<size_t>(got) - p;
+				size_t ok = mrc::Pattern(r.seed).mismatch(r.off, buf.data() + p, n);
+				r.off += ok;
+				if (ok < n)
+					err = "corrupt";
 				c.bytes += got;
 			}
 			if (done || !err.empty()) {
@@ -468,7 +445,7 @@ int run_client(const Options &o)
 				p = std::min<size_t>(n, kHdr - t.off);
 				std::memcpy(buf.data(), h + t.off, p);
 			}
-			fill(t.seed, t.off + p - kHdr, buf.data() + p, n - p);
+			mrc::Pattern(t.seed).fill(t.off + p - kHdr, buf.data() + p, n - p);
 			ssize_t s = send(t.fd, buf.data(), n, MSG_NOSIGNAL | MSG_DONTWAIT);
 			if (s < 0)
 				return errno == EAGAIN ? "" : errname(errno);
@@ -594,7 +571,7 @@ int run_peer(const Options &o)
 	auto connect_blocking = [&](uint64_t seed) {
 		int fd = -1;
 		for (int tries = 0; fd < 0 && tries < 3; tries++) {
-			fd = socket(af_mrc(), SOCK_STREAM | SOCK_CLOEXEC, 0);
+			fd = socket(mrc::af_mrc(), SOCK_STREAM | SOCK_CLOEXEC, 0);
 			if (fd >= 0 &&
 			    connect(fd, reinterpret_cast<const sockaddr *>(&a), sizeof(a)) < 0) {
 				std::perror("mrc_stress: connect");
@@ -618,7 +595,7 @@ int run_peer(const Options &o)
 	std::vector<uint8_t> buf(kChunk);
 	// The sender is mid-transfer before the trigger.
 	auto send_some = [&](int k) -> int {
-		fill(k + 1, off[k], buf.data(), buf.size());
+		mrc::Pattern(k + 1).fill(off[k], buf.data(), buf.size());
 		ssize_t s = send(fds[k], buf.data(), buf.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (s > 0)
 			off[k] += s;
@@ -660,7 +637,7 @@ int run_peer(const Options &o)
 	while (!(over[0] && over[1] && over[2]) && since(trig) < o.deadline) {
 		if (cfd < 0 && exists(o.trigger + ".connect")) {
 			ctrig = Clock::now();
-			cfd = socket(af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+			cfd = socket(mrc::af_mrc(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 			if (connect(cfd, reinterpret_cast<const sockaddr *>(&a), sizeof(a)) < 0 &&
 			    errno != EINPROGRESS)
 				end(2, errname(errno));

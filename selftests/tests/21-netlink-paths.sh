@@ -9,8 +9,8 @@
 mrc_module_load
 a=$(mrc_ns_new a)
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
-veth_pair "$a" pa0 pb0
-veth_pair "$a" pa1 pb1
+mrcctl_veth_pair "$a" pa0 pb0
+mrcctl_veth_pair "$a" pa1 pb1
 ctl plane add 0 dev pa0 saddr 2001:db8:a::1
 ctl plane add 1 dev pa1 saddr 2001:db8:a::2
 
@@ -34,9 +34,9 @@ mrc_check_match "entropy row" "^12 +::/0 +1 +entropy +entropy 256 +1 +allow$" \
 	"$(echo "$table" | sed -n 5p)"
 
 one=$(ctl -j path show 11)
-mrc_check_eq "JSON: 8 segments in order" "$segs8" "$(jq_py "$one" "','.join(j[0]['segs'])")"
-mrc_check_eq "JSON: mode" srh "$(jq_py "$one" "j[0]['mode']")"
-mrc_check_eq "plane 1 counts 2 paths" 2 "$(plane_field "$a" 1 paths)"
+mrc_check_eq "JSON: 8 segments in order" "$segs8" "$(mrcctl_jq "$one" "','.join(j[0]['segs'])")"
+mrc_check_eq "JSON: mode" srh "$(mrcctl_jq "$one" "j[0]['mode']")"
+mrc_check_eq "plane 1 counts 2 paths" 2 "$(mrcctl_plane_field "$a" 1 paths)"
 
 mrc_check "path set 5 allow weight 3" ctl path set 5 allow weight 3
 mrc_check_match "allowed, weight 3" "^5 .* 3 +allow$" "$(ctl path show 5 | sed -n 2p)"
@@ -47,7 +47,7 @@ mrc_check_match "deny kept when only the weight changes" " 200 +deny$" "$(ctl pa
 
 mrc_check "path del 12" ctl path del 12
 mrc_check_fails "path 12 is gone" ctl path show 12
-mrc_check_eq "plane 1 counts 1 path" 1 "$(plane_field "$a" 1 paths)"
+mrc_check_eq "plane 1 counts 1 path" 1 "$(mrcctl_plane_field "$a" 1 paths)"
 
 # A dump that spans many netlink messages resumes where it stopped.
 batch=$(mrc_tmpdir)/paths
@@ -56,8 +56,8 @@ for i in $(seq 1000 1399); do
 done >"$batch"
 mrc_check "400 paths by batch" ctl -batch "$batch"
 json=$(ctl -j path show)
-mrc_check_eq "dump returns every path once" 403 "$(jq_py "$json" 'len(set(p["id"] for p in j))')"
-mrc_check_eq "dump is ordered by id" True "$(jq_py "$json" '[p["id"] for p in j] == sorted(p["id"] for p in j)')"
+mrc_check_eq "dump returns every path once" 403 "$(mrcctl_jq "$json" 'len(set(p["id"] for p in j))')"
+mrc_check_eq "dump is ordered by id" True "$(mrcctl_jq "$json" '[p["id"] for p in j] == sorted(p["id"] for p in j)')"
 mrc_check "plane del 0 removes its 202 paths" ctl plane del 0
-mrc_check_eq "201 paths left" 201 "$(count_rows ctl path)"
+mrc_check_eq "201 paths left" 201 "$(mrcctl_count_rows ctl path)"
 mrc_done

@@ -33,17 +33,17 @@ mrc_check "policy set default (the default may change)" ctl policy set default r
 mrc_check_eq "default changed" 3ms "$(pol default rto-min)"
 json=$(ctl -j policy)
 mrc_check_eq "JSON: three policies, knobs in ns" "default:3000000 fast:200000 lazy_2:2000000" \
-	"$(jq_py "$json" "' '.join('%s:%d' % (p['name'], p['rto_min_ns']) for p in j)")"
+	"$(mrcctl_jq "$json" "' '.join('%s:%d' % (p['name'], p['rto_min_ns']) for p in j)")"
 
 # Settings.
 mrc_check_match "settings show" "^4791 +default +64$" "$(ctl settings | sed -n 2p)"
 mrc_check "settings set" ctl settings set udp-port 4792 default-policy fast max-ev-set 128
 json=$(ctl -j settings)
 mrc_check_eq "settings applied" "4792 fast 128" \
-	"$(jq_py "$json" "'%d %s %d' % (j['udp_port'], j['default_policy'], j['max_ev_set'])")"
-mrc_check_eq "info reports the new port" 4792 "$(jq_py "$(ctl -j info)" "j['udp_port']")"
+	"$(mrcctl_jq "$json" "'%d %s %d' % (j['udp_port'], j['default_policy'], j['max_ev_set'])")"
+mrc_check_eq "info reports the new port" 4792 "$(mrcctl_jq "$(ctl -j info)" "j['udp_port']")"
 mrc_check_eq "policy show marks the new default" "fast*" "$(pol fast name)"
-ctl_err "the default policy cannot be deleted" 1 \
+mrcctl_err "the default policy cannot be deleted" 1 \
 	"mrcctl: policy del: the policy is the namespace's default policy (see settings) (MRC_POLICY_A_NAME) [Device or resource busy]" \
 	ctl policy del fast
 mrc_check "settings set default-policy default" ctl settings set default-policy default
@@ -61,7 +61,7 @@ open(sys.argv[1], "w").write("open\n")
 time.sleep(120)' "$fifo"
 read -r opened <"$fifo"
 mrc_check_eq "an MRC socket is open" open "$opened"
-ctl_err "UDP port refused while sockets exist" 1 \
+mrcctl_err "UDP port refused while sockets exist" 1 \
 	"mrcctl: settings set: the UDP port cannot change while MRC sockets exist in this namespace (MRC_SETTINGS_A_UDP_PORT) [Device or resource busy]" \
 	ctl settings set udp-port 5000
 mrc_check "setting the same port again is fine" ctl settings set udp-port 4792

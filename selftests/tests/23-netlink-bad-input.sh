@@ -14,182 +14,182 @@ a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
 raw() { in_ns "$a" "$MRC_NLRAW" "$@"; }
-veth_pair "$a" pa0 pb0
+mrcctl_veth_pair "$a" pa0 pb0
 # Indexes are per namespace: push b's past a's, so that the index of
 # other0 names no device in a.
 ip -n "$b" link add spare0 type veth peer name spare1
 ip -n "$b" link add spare2 type veth peer name spare3
 ip -n "$b" link add other0 type veth peer name other1
-other_ifindex=$(ifindex "$b" other0)
+other_ifindex=$(mrcctl_ifindex "$b" other0)
 ctl plane add 0 dev pa0 saddr 2001:db8::1
 ctl path add 1 dst 2001:db8:b::/48 plane 0 mode entropy
 before=$(ctl -j plane; ctl -j path; ctl -j policy; ctl -j settings)
 
 E=1
-ctl_err "duplicate plane id" $E \
+mrcctl_err "duplicate plane id" $E \
 	"mrcctl: plane add: a plane with this id already exists (MRC_PLANE_A_ID) [File exists]" \
 	ctl plane add 0 dev pa0 saddr 2001:db8::1
-ctl_err "plane id out of range" $E \
+mrcctl_err "plane id out of range" $E \
 	"mrcctl: plane add: integer out of range (MRC_PLANE_A_ID, valid range 0..31) [Numerical result out of range]" \
 	ctl plane add 32 dev pa0 saddr 2001:db8::1
-ctl_err "device does not exist" $E \
+mrcctl_err "device does not exist" $E \
 	"mrcctl: plane add: no device with this name in this network namespace (MRC_PLANE_A_IFNAME) [No such device]" \
 	ctl plane add 1 dev nosuch0 saddr 2001:db8::1
-ctl_err "device of another namespace (by name)" $E \
+mrcctl_err "device of another namespace (by name)" $E \
 	"mrcctl: plane add: no device with this name in this network namespace (MRC_PLANE_A_IFNAME) [No such device]" \
 	ctl plane add 1 dev other0 saddr 2001:db8::1
 if in_ns "$a" ip -o link | grep -q "^$other_ifindex:"; then
 	mrc_skip "device of another namespace (by index)" "index $other_ifindex also used here"
 else
-	ctl_err "device of another namespace (by index)" $E \
+	mrcctl_err "device of another namespace (by index)" $E \
 		"mrcctl: plane add: no device with this index in this network namespace (MRC_PLANE_A_IFINDEX) [No such device]" \
 		ctl plane add 1 ifindex "$other_ifindex" saddr 2001:db8::1
 fi
-ctl_err "ifindex 0" $E \
+mrcctl_err "ifindex 0" $E \
 	"mrcctl: plane add: integer out of range (MRC_PLANE_A_IFINDEX, at least 1) [Numerical result out of range]" \
 	ctl plane add 1 ifindex 0 saddr 2001:db8::1
-ctl_err "multicast source address" $E \
+mrcctl_err "multicast source address" $E \
 	"mrcctl: plane add: source address is multicast (MRC_PLANE_A_SADDR) [Invalid argument]" \
 	ctl plane add 1 dev pa0 saddr ff02::1
-ctl_err "unspecified source address" $E \
+mrcctl_err "unspecified source address" $E \
 	"mrcctl: plane add: source address is the unspecified address (::) (MRC_PLANE_A_SADDR) [Invalid argument]" \
 	ctl plane add 1 dev pa0 saddr ::
-ctl_err "loopback source address" $E \
+mrcctl_err "loopback source address" $E \
 	"mrcctl: plane add: source address is the loopback address (MRC_PLANE_A_SADDR) [Invalid argument]" \
 	ctl plane add 1 dev pa0 saddr ::1
-ctl_err "IPv4-mapped source address" $E \
+mrcctl_err "IPv4-mapped source address" $E \
 	"mrcctl: plane add: source address is IPv4-mapped (MRC_PLANE_A_SADDR) [Invalid argument]" \
 	ctl plane add 1 dev pa0 saddr ::ffff:10.0.0.1
-ctl_err "set an unknown plane" $E \
+mrcctl_err "set an unknown plane" $E \
 	"mrcctl: plane set: no plane with this id (MRC_PLANE_A_ID) [No such file or directory]" \
 	ctl plane set 5 admin down
-ctl_err "delete an unknown plane" $E \
+mrcctl_err "delete an unknown plane" $E \
 	"mrcctl: plane del: no plane with this id (MRC_PLANE_A_ID) [No such file or directory]" \
 	ctl plane del 5
-ctl_err "show an unknown plane" $E \
+mrcctl_err "show an unknown plane" $E \
 	"mrcctl: plane show: no plane with this id (MRC_PLANE_A_ID) [No such file or directory]" \
 	ctl plane show 5
-ctl_err "plane set: bad device, nothing applied" $E \
+mrcctl_err "plane set: bad device, nothing applied" $E \
 	"mrcctl: plane set: no device with this name in this network namespace (MRC_PLANE_A_IFNAME) [No such device]" \
 	ctl plane set 0 saddr 2001:db8::99 admin down dev nosuch0
 
-ctl_err "duplicate path id" $E \
+mrcctl_err "duplicate path id" $E \
 	"mrcctl: path add: a path with this id already exists (MRC_PATH_A_ID) [File exists]" \
 	ctl path add 1 dst 2001:db8:b::/48 plane 0 mode entropy
-ctl_err "path on an unknown plane" $E \
+mrcctl_err "path on an unknown plane" $E \
 	"mrcctl: path add: no plane with this id (MRC_PATH_A_PLANE) [No such file or directory]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 3 mode entropy
-ctl_err "path on an out-of-range plane" $E \
+mrcctl_err "path on an out-of-range plane" $E \
 	"mrcctl: path add: integer out of range (MRC_PATH_A_PLANE, valid range 0..31) [Numerical result out of range]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 99 mode entropy
-ctl_err "prefix with host bits" $E \
+mrcctl_err "prefix with host bits" $E \
 	"mrcctl: path add: destination prefix has host bits set beyond its length (MRC_PATH_A_DST) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::1/48 plane 0 mode entropy
-ctl_err "multicast destination" $E \
+mrcctl_err "multicast destination" $E \
 	"mrcctl: path add: destination prefix is multicast (MRC_PATH_A_DST) [Invalid argument]" \
 	ctl path add 2 dst ff00::/8 plane 0 mode entropy
-ctl_err "usid without a container" $E \
+mrcctl_err "usid without a container" $E \
 	"mrcctl: path add: mode usid needs a uSID container (missing MRC_PATH_A_USID) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode usid
-ctl_err "multicast uSID container" $E \
+mrcctl_err "multicast uSID container" $E \
 	"mrcctl: path add: uSID container is multicast (MRC_PATH_A_USID) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode usid usid ff0e::1
-ctl_err "unspecified uSID container" $E \
+mrcctl_err "unspecified uSID container" $E \
 	"mrcctl: path add: uSID container is the unspecified address (::) (MRC_PATH_A_USID) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode usid usid ::
-ctl_err "srh without segments" $E \
+mrcctl_err "srh without segments" $E \
 	"mrcctl: path add: mode srh needs a segment list (missing MRC_PATH_A_SEGS) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode srh
-ctl_err "9 segments" $E \
+mrcctl_err "9 segments" $E \
 	"mrcctl: path add: too many segments (at most 8) (MRC_SEG_A_ADDR) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode srh \
 	segs fc00::1,fc00::2,fc00::3,fc00::4,fc00::5,fc00::6,fc00::7,fc00::8,fc00::9
-ctl_err "multicast segment" $E \
+mrcctl_err "multicast segment" $E \
 	"mrcctl: path add: segment is multicast (MRC_SEG_A_ADDR) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode srh segs fc00::1,ff02::2
-ctl_err "loopback segment" $E \
+mrcctl_err "loopback segment" $E \
 	"mrcctl: path add: segment is the loopback address (MRC_SEG_A_ADDR) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode srh segs ::1
-ctl_err "segments on a usid path" $E \
+mrcctl_err "segments on a usid path" $E \
 	"mrcctl: path add: a segment list is only for mode srh (MRC_PATH_A_SEGS) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode usid usid fc00::1 segs fc00::2
-ctl_err "entropy count on an srh path" $E \
+mrcctl_err "entropy count on an srh path" $E \
 	"mrcctl: path add: an entropy count is only for mode entropy (MRC_PATH_A_ENTROPY) [Invalid argument]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode srh segs fc00::1 entropy 4
-ctl_err "entropy count 0" $E \
+mrcctl_err "entropy count 0" $E \
 	"mrcctl: path add: integer out of range (MRC_PATH_A_ENTROPY, valid range 1..256) [Numerical result out of range]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode entropy entropy 0
-ctl_err "entropy count 257" $E \
+mrcctl_err "entropy count 257" $E \
 	"mrcctl: path add: integer out of range (MRC_PATH_A_ENTROPY, valid range 1..256) [Numerical result out of range]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode entropy entropy 257
-ctl_err "weight 0" $E \
+mrcctl_err "weight 0" $E \
 	"mrcctl: path add: integer out of range (MRC_PATH_A_WEIGHT, at least 1) [Numerical result out of range]" \
 	ctl path add 2 dst 2001:db8:b::/48 plane 0 mode entropy weight 0
-ctl_err "set an unknown path" $E \
+mrcctl_err "set an unknown path" $E \
 	"mrcctl: path set: no path with this id (MRC_PATH_A_ID) [No such file or directory]" \
 	ctl path set 9 deny
-ctl_err "delete an unknown path" $E \
+mrcctl_err "delete an unknown path" $E \
 	"mrcctl: path del: no path with this id (MRC_PATH_A_ID) [No such file or directory]" \
 	ctl path del 9
 
-ctl_err "delete the default policy" $E \
+mrcctl_err "delete the default policy" $E \
 	"mrcctl: policy del: the \"default\" policy cannot be deleted (MRC_POLICY_A_NAME) [Device or resource busy]" \
 	ctl policy del default
-ctl_err "duplicate policy" $E \
+mrcctl_err "duplicate policy" $E \
 	"mrcctl: policy add: a policy with this name already exists (MRC_POLICY_A_NAME) [File exists]" \
 	ctl policy add default
-ctl_err "unknown policy (set)" $E \
+mrcctl_err "unknown policy (set)" $E \
 	"mrcctl: policy set: no policy with this name (MRC_POLICY_A_NAME) [No such file or directory]" \
 	ctl policy set nosuch retry-limit 3
-ctl_err "unknown policy (del)" $E \
+mrcctl_err "unknown policy (del)" $E \
 	"mrcctl: policy del: no policy with this name (MRC_POLICY_A_NAME) [No such file or directory]" \
 	ctl policy del nosuch
-ctl_err "policy name too long" $E \
+mrcctl_err "policy name too long" $E \
 	"mrcctl: policy add: policy name is longer than 15 characters (MRC_POLICY_A_NAME) [Invalid argument]" \
 	ctl policy add abcdefghijklmnop
-ctl_err "policy name with a bad character" $E \
+mrcctl_err "policy name with a bad character" $E \
 	"mrcctl: policy add: policy name may only hold letters, digits, '_' and '-' (MRC_POLICY_A_NAME) [Invalid argument]" \
 	ctl policy add "a b"
-ctl_err "rto-min below 50us" $E \
+mrcctl_err "rto-min below 50us" $E \
 	"mrcctl: policy add: rto_min must be between 50 us and 10 s (MRC_POLICY_A_RTO_MIN) [Invalid argument]" \
 	ctl policy add p rto-min 10us
-ctl_err "rto-max below rto-min" $E \
+mrcctl_err "rto-max below rto-min" $E \
 	"mrcctl: policy add: rto_max must be between rto_min and 60 s (MRC_POLICY_A_RTO_MAX) [Invalid argument]" \
 	ctl policy add p rto-min 10ms rto-max 1ms
-ctl_err "retry-limit 0" $E \
+mrcctl_err "retry-limit 0" $E \
 	"mrcctl: policy add: retry_limit must be between 1 and 100 (MRC_POLICY_A_RETRY_LIMIT) [Invalid argument]" \
 	ctl policy add p retry-limit 0
-ctl_err "probe interval too long" $E \
+mrcctl_err "probe interval too long" $E \
 	"mrcctl: policy add: probe_interval must be between 100 us and 10 s (MRC_POLICY_A_PROBE_INTERVAL) [Invalid argument]" \
 	ctl policy add p probe-interval 11s
-ctl_err "fail-to-bad 65" $E \
+mrcctl_err "fail-to-bad 65" $E \
 	"mrcctl: policy add: fail_to_bad must be between 1 and 64 (MRC_POLICY_A_FAIL_TO_BAD) [Invalid argument]" \
 	ctl policy add p fail-to-bad 65
-ctl_err "backups not below max-paths" $E \
+mrcctl_err "backups not below max-paths" $E \
 	"mrcctl: policy add: backups must be at most 64 and below max_paths (MRC_POLICY_A_BACKUPS) [Invalid argument]" \
 	ctl policy add p max-paths 4 backups 4
-ctl_err "policy set: invalid result, nothing applied" $E \
+mrcctl_err "policy set: invalid result, nothing applied" $E \
 	"mrcctl: policy set: min_active must be between 1 and max_paths (MRC_POLICY_A_MIN_ACTIVE) [Invalid argument]" \
 	ctl policy set default retry-limit 7 min-active 100
-ctl_err "UDP port 0" $E \
+mrcctl_err "UDP port 0" $E \
 	"mrcctl: settings set: integer out of range (MRC_SETTINGS_A_UDP_PORT, at least 1) [Numerical result out of range]" \
 	ctl settings set udp-port 0
-ctl_err "EV set size 0" $E \
+mrcctl_err "EV set size 0" $E \
 	"mrcctl: settings set: integer out of range (MRC_SETTINGS_A_MAX_EV_SET, valid range 1..1024) [Numerical result out of range]" \
 	ctl settings set max-ev-set 0
-ctl_err "unknown default policy, nothing applied" $E \
+mrcctl_err "unknown default policy, nothing applied" $E \
 	"mrcctl: settings set: no policy with this name (MRC_SETTINGS_A_DEFAULT_POLICY) [No such file or directory]" \
 	ctl settings set udp-port 5000 default-policy nosuch
-ctl_err "probe: destination outside the path's prefix" $E \
+mrcctl_err "probe: destination outside the path's prefix" $E \
 	"mrcctl: probe: probe destination is outside the path's prefix (MRC_PROBE_A_DST) [Invalid argument]" \
 	ctl probe 2001:db8:c::1 path 1
-ctl_err "probe: unknown path" $E \
+mrcctl_err "probe: unknown path" $E \
 	"mrcctl: probe: no path with this id (MRC_PROBE_A_PATH_ID) [No such file or directory]" \
 	ctl probe 2001:db8:b::1 path 9
-ctl_err "probe: multicast destination" $E \
+mrcctl_err "probe: multicast destination" $E \
 	"mrcctl: probe: probe destination is multicast (MRC_PROBE_A_DST) [Invalid argument]" \
 	ctl probe ff02::1 path 1
-ctl_err "probe: timeout 0" $E \
+mrcctl_err "probe: timeout 0" $E \
 	"mrcctl: probe: integer out of range (MRC_PROBE_A_TIMEOUT_MS, valid range 1..60000) [Numerical result out of range]" \
 	ctl probe 2001:db8:b::1 path 1 timeout 0
 mrc_check_match "conn show with a filter that matches nothing: the header only" \

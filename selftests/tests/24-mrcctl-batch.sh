@@ -9,7 +9,7 @@
 mrc_module_load
 a=$(mrc_ns_new a)
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
-for p in 0 1 2 3; do veth_pair "$a" "h$p" "t$p"; done
+for p in 0 1 2 3; do mrcctl_veth_pair "$a" "h$p" "t$p"; done
 dir=$(mrc_tmpdir)
 
 cat >"$dir/fabric" <<'FABRIC'
@@ -24,8 +24,8 @@ for p in 0 1 2 3; do
 	done
 done >>"$dir/fabric"
 mrc_check "batch builds the fabric" ctl -batch "$dir/fabric"
-mrc_check_eq "4 planes" 4 "$(count_rows ctl plane)"
-mrc_check_eq "8 paths" 8 "$(count_rows ctl path)"
+mrc_check_eq "4 planes" 4 "$(mrcctl_count_rows ctl plane)"
+mrc_check_eq "8 paths" 8 "$(mrcctl_count_rows ctl path)"
 mrc_check_match "default policy set" "^4791 +fabric +32$" "$(ctl settings | sed -n 2p)"
 
 cat >"$dir/stops" <<'STOPS'
@@ -35,28 +35,28 @@ path del 20
 path del 20
 plane del 2
 STOPS
-ctl_err "stops at the first failure, naming file and line" 1 \
+mrcctl_err "stops at the first failure, naming file and line" 1 \
 	"mrcctl: $dir/stops:4: path del: no path with this id (MRC_PATH_A_ID) [No such file or directory]" \
 	ctl -batch "$dir/stops"
 mrc_check_eq "lines before it applied" "0 1 2" "$(ctl plane | awk 'NR > 1 { printf "%s%s", s, $1; s = " " }')"
-mrc_check_eq "line after it not applied" 5 "$(count_rows ctl path)"
+mrc_check_eq "line after it not applied" 5 "$(mrcctl_count_rows ctl path)"
 
 printf 'plane show\nplane add 9 dev "h0 saddr 2001:db8::1\n' >"$dir/quote"
-ctl_err "unterminated quote" 2 "mrcctl: $dir/quote:2: unterminated quote" ctl -batch "$dir/quote"
+mrcctl_err "unterminated quote" 2 "mrcctl: $dir/quote:2: unterminated quote" ctl -batch "$dir/quote"
 printf 'plane frobnicate 1\n' >"$dir/unknown"
-ctl_err "unknown command" 2 \
+mrcctl_err "unknown command" 2 \
 	"mrcctl: $dir/unknown:1: plane: unknown command 'frobnicate' (add, set, del, show)" \
 	ctl -batch "$dir/unknown"
 printf 'plane add 4 dev h0 saddr 2001:db8::zz\n' >"$dir/value"
-ctl_err "malformed value" 2 \
+mrcctl_err "malformed value" 2 \
 	"mrcctl: $dir/value:1: invalid source address '2001:db8::zz': not an IPv6 address" \
 	ctl -batch "$dir/value"
-ctl_err "missing file" 2 "mrcctl: cannot open batch file '$dir/nosuch'" ctl -batch "$dir/nosuch"
-ctl_err "batch takes one file" 2 "mrcctl: -batch takes exactly one FILE and nothing else
+mrcctl_err "missing file" 2 "mrcctl: cannot open batch file '$dir/nosuch'" ctl -batch "$dir/nosuch"
+mrcctl_err "batch takes one file" 2 "mrcctl: -batch takes exactly one FILE and nothing else
 Try 'mrcctl --help'." ctl -batch "$dir/fabric" extra
-mrc_check_eq "failed batches applied nothing" 3 "$(count_rows ctl plane)"
+mrc_check_eq "failed batches applied nothing" 3 "$(mrcctl_count_rows ctl plane)"
 
 out=$(printf 'plane del 2\n-j plane show\n' | ctl -batch -)
 mrc_check_eq "standard input, with -j on a line" "0 1" \
-	"$(jq_py "$out" "' '.join(str(p['id']) for p in j)")"
+	"$(mrcctl_jq "$out" "' '.join(str(p['id']) for p in j)")"
 mrc_done

@@ -12,19 +12,17 @@ mrc_module_load
 a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
-veth_pair "$a" pa0 pb0
-veth_pair "$a" pa1 pb1
+mrcctl_veth_pair "$a" pa0 pb0
+mrcctl_veth_pair "$a" pa1 pb1
 dir=$(mrc_tmpdir)
 
-nsenter --net="/run/netns/$a" "$MRCCTL" monitor >"$dir/events" 2>"$dir/monitor.err" &
-mon=$!
-nsenter --net="/run/netns/$a" "$MRCCTL" -j monitor >"$dir/events.json" 2>"$dir/monitor-j.err" &
-monj=$!
-mrc_on_exit "kill $mon $monj"
+mrc_bg_in_ns "$a" "$MRCCTL" monitor >"$dir/events" 2>"$dir/monitor.err"
+mon=$MRC_BG_PID
+mrc_bg_in_ns "$a" "$MRCCTL" -j monitor >"$dir/events.json" 2>"$dir/monitor-j.err"
+monj=$MRC_BG_PID
 # Another namespace's monitor must see nothing of namespace a.
-nsenter --net="/run/netns/$b" "$MRCCTL" monitor >"$dir/events-b" 2>"$dir/monitor-b.err" &
-monb=$!
-mrc_on_exit "kill $monb"
+mrc_bg_in_ns "$b" "$MRCCTL" monitor >"$dir/events-b" 2>"$dir/monitor-b.err"
+monb=$MRC_BG_PID
 mrc_check "monitors are listening" mrc_wait_for 30 grep -q monitoring "$dir/monitor.err" \
 	"$dir/monitor-j.err" "$dir/monitor-b.err"
 mrc_wait_for 30 grep -q monitoring "$dir/monitor-j.err"
@@ -71,8 +69,8 @@ mrc_check "PlaneUp counted" test "$(mrc_mib "$a" PlaneUp)" -ge $((up0 + 4))
 mrc_check "PlaneDown counted" test "$(mrc_mib "$a" PlaneDown)" -ge 4
 stats=$(ctl -j stats)
 mrc_check_eq "stats -j matches /proc/net/mrc_stat" "$(mrc_mib "$a" PlaneDown)" \
-	"$(jq_py "$stats" "j['counters']['PlaneDown']")"
-mrc_check_eq "stats: no event was dropped" 0 "$(jq_py "$stats" "j['counters']['EventsDropped']")"
+	"$(mrcctl_jq "$stats" "j['counters']['PlaneDown']")"
+mrc_check_eq "stats: no event was dropped" 0 "$(mrcctl_jq "$stats" "j['counters']['EventsDropped']")"
 watch=$(ctl stats -w 0.2 -c 2)
 mrc_check_match "stats -w prints rates" "rate/s" "$watch"
 mrc_check_eq "stats -w: two reports" 2 "$(echo "$watch" | grep -c '^every')"

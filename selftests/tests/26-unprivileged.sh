@@ -9,7 +9,7 @@
 
 mrc_module_load
 a=$(mrc_ns_new a)
-veth_pair "$a" pa0 pb0
+mrcctl_veth_pair "$a" pa0 pb0
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
 nobody() { in_ns "$a" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	--inh-caps=-all "$MRCCTL" "$@"; }
@@ -20,7 +20,7 @@ before=$(ctl -j plane; ctl -j path; ctl -j policy; ctl -j settings)
 
 deny() {
 	local op="$1 $2"
-	ctl_err "unprivileged: $op" 1 "mrcctl: $op: Operation not permitted" nobody "$@"
+	mrcctl_err "unprivileged: $op" 1 "mrcctl: $op: Operation not permitted" nobody "$@"
 }
 deny plane add 1 dev pa0 saddr 2001:db8::2
 deny plane set 0 admin down
@@ -32,7 +32,7 @@ deny policy add p2
 deny policy set p1 retry-limit 3
 deny policy del p1
 deny settings set udp-port 5000
-ctl_err "unprivileged: probe" 1 "mrcctl: probe: Operation not permitted" \
+mrcctl_err "unprivileged: probe" 1 "mrcctl: probe: Operation not permitted" \
 	nobody probe 2001:db8:b::1 path 1
 mrc_check_eq "unprivileged: nothing changed" "$before" \
 	"$(ctl -j plane; ctl -j path; ctl -j policy; ctl -j settings)"
@@ -48,7 +48,7 @@ if unshare -U -r -n true 2>/dev/null; then
 	out=$(unshare -U -r -n sh -c "ip link set lo up && '$MRCCTL' plane add 0 dev lo \
 		saddr 2001:db8::1 && '$MRCCTL' -j plane" 2>&1)
 	mrc_check_eq "user namespace root configures its own netns" 1 \
-		"$(jq_py "$out" 'len(j)' 2>/dev/null || echo "$out")"
+		"$(mrcctl_jq "$out" 'len(j)' 2>/dev/null || echo "$out")"
 	out=$(unshare -U -r sh -c "'$MRCCTL' plane add 5 dev lo saddr 2001:db8::1" 2>&1)
 	mrc_check_eq "user namespace root cannot change the initial netns" \
 		"mrcctl: plane add: Operation not permitted" "$out"

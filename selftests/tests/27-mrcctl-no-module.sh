@@ -11,7 +11,7 @@ mrc_check "module is not loaded" test ! -d /sys/module/mrc
 msg="mrcctl: the mrc kernel module is not loaded (generic netlink family \"mrc\" not found); load it with 'modprobe mrc'"
 while read -r cmd; do
 	# shellcheck disable=SC2086
-	ctl_err "'$cmd' exits 3" 3 "$msg" "$MRCCTL" $cmd
+	mrcctl_err "'$cmd' exits 3" 3 "$msg" "$MRCCTL" $cmd
 done <<'CMDS'
 info
 plane show
@@ -29,8 +29,8 @@ probe 2001:db8::1 path 1
 CMDS
 f=$(mrc_tmpdir)/batch
 printf 'plane show\n' >"$f"
-ctl_err "batch exits 3 and names the line" 3 "mrcctl: $f:1: ${msg#mrcctl: }" "$MRCCTL" -batch "$f"
-ctl_err "usage errors need no module" 2 "mrcctl: invalid plane id 'x': not a number
+mrcctl_err "batch exits 3 and names the line" 3 "mrcctl: $f:1: ${msg#mrcctl: }" "$MRCCTL" -batch "$f"
+mrcctl_err "usage errors need no module" 2 "mrcctl: invalid plane id 'x': not a number
 Try 'mrcctl --help'." "$MRCCTL" plane add x
 mrc_check "help needs no module" "$MRCCTL" plane --help
 mrc_module_load

@@ -28,19 +28,16 @@ mrc_check "configure usid paths (2 planes x 2 spines)" mrc_fabric_mrc_config usi
 res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
 actl() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
-nsenter --net="/run/netns/$FAB_A" "$MRCCTL" monitor >"$res/events" 2>"$res/monitor.err" &
-_mrc_pids+=("$!")
+mrc_bg_in_ns "$FAB_A" "$MRCCTL" monitor >"$res/events" 2>"$res/monitor.err"
 mrc_wait_for 30 grep -q monitoring "$res/monitor.err"
 
-nsenter --net="/run/netns/$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
-	>"$res/server.out" 2>"$res/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.err"
-nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
-	--rate 40 --deadline "$(mrc_time 400)" >"$res/client.out" 2>"$res/client.err" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
+	--rate 40 --deadline "$(mrc_time 400)" >"$res/client.out" 2>"$res/client.err"
+cli=$MRC_BG_PID
 
 # The connection's id on A (its local QPN).
 conn_id() {

@@ -19,16 +19,8 @@ mrc_module_load
 A=$(mrc_ns_new inja)
 B=$(mrc_ns_new injb)
 X=$(mrc_ns_new injx)
-ip link add name a-b netns "$A" type veth peer name b-a netns "$B"
-ip link add name a-x netns "$A" mtu 9000 type veth peer name x-a netns "$X" mtu 9000
-ip -n "$A" addr add fd00::1/64 dev a-b nodad
-ip -n "$B" addr add fd00::2/64 dev b-a nodad
-ip -n "$A" addr add fd01::1/64 dev a-x nodad
-ip -n "$X" addr add fd01::2/64 dev x-a nodad
-for l in "$A a-b" "$A a-x" "$B b-a" "$X x-a"; do
-	set -- $l
-	ip -n "$1" link set "$2" up
-done
+mrc_veth "$A" a-b fd00::1 "$B" b-a fd00::2
+mrc_veth "$A" a-x fd01::1 "$X" x-a fd01::2 mtu 9000
 in_ns "$A" sysctl -qw net.ipv6.conf.all.forwarding=1
 ip -n "$B" route add fd01::/64 via fd00::1
 ip -n "$X" route add default via fd01::1
@@ -38,15 +30,13 @@ port=$((20000 + RANDOM % 10000))
 # A transfer B -> A that lasts while the packets fly: the server checks
 # every byte the client sends until EOF; the client runs until it is
 # stopped (its socket then closes gracefully: everything written arrives).
-nsenter -F --net="/run/netns/$A" "$MRC_PERF" server -j -p "$port" -n 0 \
-	> "$res/server.json" 2> "$res/server.log" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$A" "$MRC_PERF" server -j -p "$port" -n 0 \
+	> "$res/server.json" 2> "$res/server.log"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.log"
-nsenter -F --net="/run/netns/$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --duration 600 \
-	> "$res/client.json" 2> "$res/client.log" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" --duration 600 \
+	> "$res/client.json" 2> "$res/client.log"
+cli=$MRC_BG_PID
 
 # Kernel messages at info level or above that name the module.
 mrc_log_lines() { dmesg -l emerg,alert,crit,err,warn,notice,info | grep -ci mrc; }

@@ -23,16 +23,8 @@ mrc_module_load
 A=$(mrc_ns_new flda)
 B=$(mrc_ns_new fldb)
 X=$(mrc_ns_new fldx)
-ip link add name a-b netns "$A" type veth peer name b-a netns "$B"
-ip link add name a-x netns "$A" type veth peer name x-a netns "$X"
-ip -n "$A" addr add fd00::1/64 dev a-b nodad
-ip -n "$B" addr add fd00::2/64 dev b-a nodad
-ip -n "$A" addr add fd01::1/64 dev a-x nodad
-ip -n "$X" addr add fd01::2/64 dev x-a nodad
-for l in "$A a-b" "$A a-x" "$B b-a" "$X x-a"; do
-	set -- $l
-	ip -n "$1" link set "$2" up
-done
+mrc_veth "$A" a-b fd00::1 "$B" b-a fd00::2
+mrc_veth "$A" a-x fd01::1 "$X" x-a fd01::2
 # Answers to the spoofed sources go to X, which drops them.
 ip -n "$A" route add fd02::/64 via fd01::2
 
@@ -66,20 +58,18 @@ port=$((20000 + RANDOM % 10000))
 # 1 MiB per legitimate connection (less on a slow debug kernel).
 legit_bytes=$(mrc_size 1048576 65536)
 backlog=128	# mrc-perf's listen() backlog
-nsenter -F --net="/run/netns/$A" "$MRC_PERF" server -j -p "$port" --count 3 -n "$legit_bytes" \
-	> "$res/srv.json" 2> "$res/srv.log" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$A" "$MRC_PERF" server -j -p "$port" --count 3 -n "$legit_bytes" \
+	> "$res/srv.json" 2> "$res/srv.log"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/srv.log"
 
 # flood RATE [COUNT]: CM_REQs from new source addresses until stopped or
 # COUNT are sent (sets $flood).
 flood() {
-	python3 "$INJECT" flood-req --from "$X" --to fd01::1 --service-port "$port" \
+	mrc_bg python3 "$INJECT" flood-req --from "$X" --to fd01::1 --service-port "$port" \
 		--sources fd02::/64 --count "${2:-1000000}" --rate "$1" \
-		> "$res/flood-req.txt" 2>&1 &
-	flood=$!
-	_mrc_pids+=("$flood")
+		> "$res/flood-req.txt" 2>&1
+	flood=$MRC_BG_PID
 }
 # flood_stop: stop it; sets $n_req to how many requests it sent.
 flood_stop() {

@@ -30,25 +30,22 @@ actl() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 jnum() { # FILE KEY: a number of the one-line JSON the program writes
 	grep -o "\"$2\": [0-9.]*" "$1" 2>/dev/null | head -1 | awk '{ print $2 }'
 }
-conns() { count_rows in_ns "$1" "$MRCCTL" conn; }
+conns() { mrcctl_count_rows in_ns "$1" "$MRCCTL" conn; }
 
-nsenter --net="/run/netns/$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
-	>"$res/server.out" 2>"$res/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$FAB_B" "$STRESS" server -p 7000 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.err"
-nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
-	--rate 20 --deadline "$(mrc_time 300)" >"$res/bulk.out" 2>"$res/bulk.err" &
-bulk=$!
-_mrc_pids+=("$bulk")
-nsenter --net="/run/netns/$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --conns 8 --bytes 32768 \
+mrc_bg_in_ns "$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --until "$res/stop" \
+	--rate 20 --deadline "$(mrc_time 300)" >"$res/bulk.out" 2>"$res/bulk.err"
+bulk=$MRC_BG_PID
+mrc_bg_in_ns "$FAB_A" "$STRESS" client -c "$FAB_B_ADDR" -p 7000 --conns 8 --bytes 32768 \
 	--seconds $SECS --deadline "$(mrc_time 300)" --report "$res/churn.json" \
-	>"$res/churn.out" 2>"$res/churn.err" &
-churn=$!
-_mrc_pids+=("$churn")
+	>"$res/churn.out" 2>"$res/churn.err"
+churn=$MRC_BG_PID
 
 plane_oper() { # STATE: plane 0's oper state on A
-	plane_is "$FAB_A" 0 oper "$1"
+	mrcctl_plane_is "$FAB_A" 0 oper "$1"
 }
 usid3=$(mrc_fabric_usid a 1 1)
 rounds=0

@@ -24,11 +24,7 @@ STRESS=$MRC_BUILD/progs/mrc_stress
 mrc_module_load
 a=$(mrc_ns_new a)
 r=$(mrc_ns_new r)
-ip link add name va netns "$a" type veth peer name ra netns "$r"
-ip -n "$a" addr add fd20:a::1/64 dev va nodad
-ip -n "$r" addr add fd20:a::2/64 dev ra nodad
-ip -n "$a" link set va up
-ip -n "$r" link set ra up
+mrc_veth "$a" va fd20:a::1 "$r" ra fd20:a::2
 ip -n "$a" route add fd20:b::/64 via fd20:a::2
 in_ns "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
 res=$(mrc_tmpdir)
@@ -60,15 +56,10 @@ mrc_info "policy default: retry budget ${budget_ms} ms; bound ${bound_ms} ms"
 new_b() {
 	b=$(mrc_ns_new b)
 	scale_policy "$b"
-	ip link add name rb netns "$r" type veth peer name vb netns "$b"
-	ip -n "$r" addr add fd20:b::2/64 dev rb nodad
-	ip -n "$b" addr add fd20:b::1/64 dev vb nodad
-	ip -n "$r" link set rb up
-	ip -n "$b" link set vb up
+	mrc_veth "$r" rb fd20:b::2 "$b" vb fd20:b::1
 	ip -n "$b" route add fd20:a::/64 via fd20:b::2
 	rm -f "$res/server.err"
-	nsenter --net="/run/netns/$b" "$STRESS" server -p 7000 \
-		>"$res/server.out" 2>"$res/server.err" &
+	mrc_bg_in_ns "$b" "$STRESS" server -p 7000 >"$res/server.out" 2>"$res/server.err"
 	mrc_wait_for 30 grep -q listening "$res/server.err"
 }
 # del_b: what a container teardown does.
@@ -87,10 +78,9 @@ run() {
 	local name=$1 cut=$2 k res_k ms
 	new_b
 	rm -f "$res/trigger"
-	nsenter --net="/run/netns/$a" "$STRESS" peer -c fd20:b::1 -p 7000 --trigger "$res/trigger" \
-		--deadline "$(mrc_time 90)" >"$res/peer.out" 2>"$res/peer.err" &
-	local peer=$!
-	_mrc_pids+=("$peer")
+	mrc_bg_in_ns "$a" "$STRESS" peer -c fd20:b::1 -p 7000 --trigger "$res/trigger" \
+		--deadline "$(mrc_time 90)" >"$res/peer.out" 2>"$res/peer.err"
+	local peer=$MRC_BG_PID
 	if ! mrc_wait_for 60 grep -q ready "$res/peer.err"; then
 		mrc_fail "$name: A's connections carry data"
 		sed 's/^/# /' "$res/peer.err"
@@ -135,7 +125,7 @@ run vanish 1
 run teardown 0
 
 mrc_check "no MRC connection left on A" \
-	mrc_wait_for 30 eval '[ "$(count_rows in_ns "$a" "$MRCCTL" conn)" = 0 ]'
+	mrc_wait_for 30 eval '[ "$(mrcctl_count_rows in_ns "$a" "$MRCCTL" conn)" = 0 ]'
 t0=$SECONDS
 mrc_check "the module unloads: no socket left anywhere" mrc_wait_for 60 rmmod mrc
 mrc_info "module unloaded $((SECONDS - t0)) s after the last deletion"

@@ -30,11 +30,7 @@ BUF=65536
 mrc_module_load
 a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
-ip link add name va netns "$a" type veth peer name vb netns "$b"
-ip -n "$a" addr add fd10::1/64 dev va nodad
-ip -n "$b" addr add fd10::2/64 dev vb nodad
-ip -n "$a" link set va up
-ip -n "$b" link set vb up
+mrc_veth "$a" va fd10::1 "$b" vb fd10::2
 res=$(mrc_tmpdir)
 
 jnum() { # FILE KEY: a number of the one-line JSON the program writes
@@ -46,7 +42,7 @@ mem_kb() { # /proc/meminfo field in kB, caches dropped first
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
 }
 conns() { # NS: connections of any state
-	count_rows in_ns "$1" "$MRCCTL" conn
+	mrcctl_count_rows in_ns "$1" "$MRCCTL" conn
 }
 no_conns() { [ "$(conns "$a")" = 0 ] && [ "$(conns "$b")" = 0 ]; }
 
@@ -55,15 +51,13 @@ unrecl0=$(mem_kb SUnreclaim)
 cp /proc/meminfo "$res/meminfo.start"
 
 # 1. Nobody reads, nobody stops.
-nsenter --net="/run/netns/$b" "$STRESS" server -p 7000 --no-read --rcvbuf $BUF --report "$res/server.json" \
-	>"$res/server.out" 2>"$res/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$b" "$STRESS" server -p 7000 --no-read --rcvbuf $BUF --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.err"
-nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --until "$res/never" \
-	--sndbuf $BUF --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --until "$res/never" \
+	--sndbuf $BUF --report "$res/client.json" >"$res/client.out" 2>"$res/client.err"
+cli=$MRC_BG_PID
 # Blocked: no progress over two seconds, with both buffers full.
 stalled() {
 	local b1 b2
@@ -106,15 +100,13 @@ mrc_info "gone after $((SECONDS - t0)) s"
 
 # kill -9 the reader mid-transfer: the sender gets an error, no hang.
 rm -f "$res/server.json" "$res/client.json"
-nsenter --net="/run/netns/$b" "$STRESS" server -p 7001 --report "$res/server.json" \
-	>"$res/server.out" 2>"$res/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$b" "$STRESS" server -p 7001 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.err"
-nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7001 --conns 2 --until "$res/never" \
-	--deadline "$(mrc_time 60)" --report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$a" "$STRESS" client -c fd10::2 -p 7001 --conns 2 --until "$res/never" \
+	--deadline "$(mrc_time 60)" --report "$res/client.json" >"$res/client.out" 2>"$res/client.err"
+cli=$MRC_BG_PID
 moving() { [ "$(jnum "$res/server.json" bytes)" -gt 1048576 ] 2>/dev/null; }
 mrc_check "reader killed mid-transfer: data was flowing" mrc_wait_for 60 moving
 kill -9 "$srv"
@@ -132,15 +124,13 @@ mrc_check "reader killed: every connection goes away" mrc_wait_for 60 no_conns
 # received data, and the sender has none), the reader sees both ends with
 # every byte intact, nothing stays.
 rm -f "$res/server.json" "$res/client.json"
-nsenter --net="/run/netns/$b" "$STRESS" server -p 7002 --report "$res/server.json" \
-	>"$res/server.out" 2>"$res/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$b" "$STRESS" server -p 7002 --report "$res/server.json" \
+	>"$res/server.out" 2>"$res/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/server.err"
-nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7002 --conns 2 --until "$res/never" \
-	--report "$res/client.json" >"$res/client.out" 2>"$res/client.err" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$a" "$STRESS" client -c fd10::2 -p 7002 --conns 2 --until "$res/never" \
+	--report "$res/client.json" >"$res/client.out" 2>"$res/client.err"
+cli=$MRC_BG_PID
 mrc_check "sender killed mid-transfer: data was flowing" mrc_wait_for 60 moving
 kill -9 "$cli"
 ended() { [ "$(jnum "$res/server.json" completed)" = 2 ]; }

@@ -26,11 +26,7 @@ BYTES=65536
 mrc_module_load
 a=$(mrc_ns_new a)
 b=$(mrc_ns_new b)
-ip link add name va netns "$a" type veth peer name vb netns "$b"
-ip -n "$a" addr add fd10::1/64 dev va nodad
-ip -n "$b" addr add fd10::2/64 dev vb nodad
-ip -n "$a" link set va up
-ip -n "$b" link set vb up
+mrc_veth "$a" va fd10::1 "$b" vb fd10::2
 dir=$(mrc_tmpdir)
 for ns in "$a" "$b"; do
 	in_ns "$ns" "$MRCCTL" policy set default rto-min "$(mrc_time 20)ms" \
@@ -43,23 +39,21 @@ jnum() {
 	grep -o "\"$2\": [0-9.]*" "$1" 2>/dev/null | head -1 | awk '{ print $2 }'
 }
 established() { # NS: connections in state established
-	count_rows in_ns "$1" "$MRCCTL" conn show state established
+	mrcctl_count_rows in_ns "$1" "$MRCCTL" conn show state established
 }
 conns() { # NS: connections of any state (listeners included)
-	count_rows in_ns "$1" "$MRCCTL" conn
+	mrcctl_count_rows in_ns "$1" "$MRCCTL" conn
 }
 
 sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 mem0=$(sunreclaim_kb)
-nsenter --net="/run/netns/$b" "$STRESS" server -p 7000 --report "$dir/server.json" \
-	>"$dir/server.out" 2>"$dir/server.err" &
-srv=$!
-_mrc_pids+=("$srv")
+mrc_bg_in_ns "$b" "$STRESS" server -p 7000 --report "$dir/server.json" \
+	>"$dir/server.out" 2>"$dir/server.err"
+srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$dir/server.err"
-nsenter --net="/run/netns/$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --bytes $BYTES \
-	--hold "$dir/go" --deadline "$(mrc_time 240)" >"$dir/client.out" 2>"$dir/client.err" &
-cli=$!
-_mrc_pids+=("$cli")
+mrc_bg_in_ns "$a" "$STRESS" client -c fd10::2 -p 7000 --conns $N --bytes $BYTES \
+	--hold "$dir/go" --deadline "$(mrc_time 240)" >"$dir/client.out" 2>"$dir/client.err"
+cli=$MRC_BG_PID
 mrc_check "$N connections established before any data" \
 	mrc_wait_for 120 grep -q "^established $N\$" "$dir/client.err"
 # The server completes its side when the RTUs arrive (a lost one costs a

@@ -38,16 +38,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <linux/mrc.h>
+#include <mrc/pattern.hpp>
+#include <mrc/socket.hpp>
 #include <nlohmann/json.hpp>
 
 #ifndef IPPROTO_MPTCP
@@ -80,51 +80,6 @@ struct Options {
 	double idle_hold = 0;
 };
 
-// The data pattern: a 64-bit xorshift stream, byte i of the stream is
-// byte (i % 8) of word (i / 8). Independent of how the bytes are cut.
-class Pattern {
-public:
-	explicit Pattern(uint64_t seed) : seed_(seed ? seed : 1) {}
-
-	uint8_t at(uint64_t off)
-	{
-		uint64_t w = off / 8;
-		if (w != word_idx_ || !valid_) {
-			if (!valid_ || w < word_idx_) {
-				state_ = seed_;
-				word_idx_ = 0;
-				word_ = next();
-			}
-			while (word_idx_ < w) {
-				word_ = next();
-				word_idx_++;
-			}
-			valid_ = true;
-		}
-		return static_cast<uint8_t>(word_ >> (8 * (off % 8)));
-	}
-
-	void fill(uint64_t off, uint8_t *buf, size_t len)
-	{
-		for (size_t i = 0; i < len; i++)
-			buf[i] = at(off + i);
-	}
-
-private:
-	uint64_t next()
-	{
-		state_ ^= state_ << 13;
-		state_ ^= state_ >> 7;
-		state_ ^= state_ << 17;
-		return state_;
-	}
-	uint64_t seed_;
-	uint64_t state_ = 0;
-	uint64_t word_ = 0;
-	uint64_t word_idx_ = 0;
-	bool valid_ = false;
-};
-
 // Message sizes for SEQPACKET, from the same seed on both sides.
 class Sizes {
 public:
@@ -145,15 +100,6 @@ private:
 	uint64_t state_;
 };
 
-int af_mrc()
-{
-	std::ifstream f("/sys/module/mrc/parameters/af");
-	int af = MRC_AF_DEFAULT;
-	if (f)
-		f >> af;
-	return af;
-}
-
 struct Addr {
 	sockaddr_storage ss{};
 	socklen_t len = 0;
@@ -167,7 +113,7 @@ Addr make_addr(const Options &o, const std::string &host, uint16_t port)
 		throw std::runtime_error("not an IPv6 address: " + host);
 	if (o.proto == "mrc") {
 		sockaddr_mrc m{};
-		m.smrc_family = static_cast<__kernel_sa_family_t>(af_mrc());
+		m.smrc_family = static_cast<__kernel_sa_family_t>(mrc::af_mrc());
 		m.smrc_port = htons(port);
 		m.smrc_addr = s6.sin6_addr;
 		std::memcpy(&a.ss, &m, sizeof(m));
@@ -218,7 +164,7 @@ Fd make_socket(const Options &o)
 	int type = o.type == "seqpacket" ? SOCK_SEQPACKET : SOCK_STREAM;
 	int fd;
 	if (o.proto == "mrc")
-		fd = socket(af_mrc(), type, 0);
+		fd = socket(mrc::af_mrc(), type, 0);
 	else if (o.proto == "tcp")
 		fd = socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP);
 	else if (o.proto == "mptcp")
@@ -362,7 +308,7 @@ void print(const Options &o, const nlohmann::json &j)
 // Receive and verify one connection's data until EOF.
 bool serve_one(const Options &o, int fd)
 {
-	Pattern pat(o.seed);
+	mrc::Pattern pat(o.seed);
 	Sizes sizes(o);
 	Progress prog(o.bucket_ms);
 	std::vector<uint8_t> buf(std::max<uint32_t>(o.random_max, o.msg_size) + 65536);
@@ -401,12 +347,8 @@ bool serve_one(const Options &o, int fd)
 				break;
 			}
 		}
-		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] != pat.at(off + i)) {
-				error = "byte " + std::to_string(off + i) + " differs";
-				break;
-			}
-		}
+		if (size_t i = pat.mismatch(off, buf.data(), n); i < static_cast<size_t>(n))
+			error = "byte " + std::to_string(off + i) + " differs";
 		off += n;
 		prog.add(n);
 	}
@@ -479,7 +421,7 @@ bool send_one(const Options &o, uint64_t seed)
 	Options mine = o;
 	mine.seed = seed;
 	Fd fd = connect_to(o);
-	Pattern pat(seed);
+	mrc::Pattern pat(seed);
 	Sizes sizes(mine);
 	Progress prog(o.bucket_ms);
 	std::vector<uint8_t> buf(std::max<uint32_t>(o.random_max, o.msg_size));
@@ -652,7 +594,7 @@ int run_rr_client(const Options &o)
 {
 	Fd fd = connect_to(o);
 	no_delay(o, fd.get());
-	Pattern pat(o.seed);
+	mrc::Pattern pat(o.seed);
 	std::vector<uint8_t> req(o.msg_size), resp(o.msg_size);
 	std::vector<double> lat_us;
 	std::string error;
@@ -726,7 +668,7 @@ std::vector<uint8_t> pattern_prefix(const Options &o)
 	if (o.bytes == 0 || o.bytes > (64u << 20))
 		throw std::runtime_error("--mode many needs -n between 1 and 64 MiB");
 	std::vector<uint8_t> v(o.bytes);
-	Pattern(o.seed).fill(0, v.data(), v.size());
+	mrc::Pattern(o.seed).fill(0, v.data(), v.size());
 	return v;
 }
 

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the fault tests (42-faults-*.sh, one fault each) share: the
+# reference fabric in usid mode (4 planes x 2 spines, two hosts, no backup
+# paths) and a transfer A->B that mrc-perf verifies byte for byte while a
+# fault is in place. Sourced after lib.sh and lib_fabric.sh:
+#
+#   . "$(dirname "$0")/../lib.sh"
+#   . "$(dirname "$0")/../lib_fabric.sh"
+#   . "$(dirname "$0")/../lib_faults.sh"
+#   faults_setup
+#   mrc_check "..." faults_transfer NAME "FAULT COMMAND"
+#   mrc_done
+#
+# Every helper is named faults_*; results go to $res (a mrc_tmpdir). Commands
+# enter a host's namespace with in_ns / mrc_bg_in_ns (lib.sh), not "ip
+# netns exec": ten tests build and use the fabric, and each ip netns exec
+# costs a mount namespace and a sysfs mount in the emulated guest.
+
+# faults_setup: the fabric, configured; sets res, opens fd 3 on the log.
+faults_setup() {
+	mrc_module_load
+	mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
+	local h
+	for h in "$FAB_A" "$FAB_B"; do
+		in_ns "$h" "$MRCCTL" policy set default backups 0 >/dev/null
+	done
+	mrc_check "configure usid paths" mrc_fabric_mrc_config usid
+	res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
+	exec 3>&1
+}
+
+faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
+
+faults_stall_below() { # NAME MS: the transfer's longest delivery stall
+	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
+}
+
+faults_report() { # NAME: one line on the transfer
+	mrc_info "$1: goodput $(mrc_json "$res/$1.server" goodput_mbps) Mbit/s," \
+		"longest stall $(mrc_json "$res/$1.server" longest_stall_ms) ms," \
+		"$(cat "$res/$1.secs") s with its fault," \
+		"$([ -e "$res/$1.landed" ] && echo "still going after it" ||
+			echo "over before it returned")"
+}
+
+# faults_mib BYTES [FLOOR]: what faults_transfer moves for BYTES, in MiB
+# (less on a slow debug kernel, down to FLOOR, 4 MiB by default: mrc_size,
+# lib.sh).
+faults_mib() { echo $(($(mrc_size "$1" "${2:-4194304}") >> 20)); }
+
+# faults_transfer NAME FAULT [BYTES [FLOOR]]: a transfer A->B (24 MiB by
+# default); FAULT (a command string) runs once data flows, and may call
+# faults_xfer_over to know whether the transfer has ended; NAME.landed says
+# that the transfer was still going when FAULT returned. A transfer that
+# makes no end within 200 s is a failure: the state of both ends is shown,
+# and mrc-perf gives up at 300 s.
+faults_transfer() {
+	local name=$1 fault=$2 bytes before t0=$SECONDS rc
+	bytes=$(mrc_size "${3:-25165824}" "${4:-4194304}")
+	before=$(mrc_mib "$FAB_B" InPkts)
+	# A plain '&', not mrc_bg: this backgrounds a shell function, which a
+	# kill at cleanup may not end (lib.sh, mrc_bg_in_ns).
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$name" \
+		-t stream -n "$bytes" --time-limit "$(mrc_time 300)" &
+	_faults_xfer=$!
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
+	eval "$fault"
+	faults_xfer_over || touch "$res/$name.landed"
+	if ! mrc_wait_for 200 faults_xfer_done "$_faults_xfer"; then
+		{	# to the log directly (fd 3), not into mrc_check's capture
+			echo "$name: still running after 200 s; A, then B:"
+			faults_ctl_a conn show paths
+			in_ns "$FAB_B" "$MRCCTL" conn show paths
+			in_ns "$FAB_A" cat /proc/net/mrc_stat
+		} 2>&1 | sed 's/^/# /' >&3
+	fi
+	wait "$_faults_xfer"
+	rc=$?
+	echo $((SECONDS - t0)) > "$res/$name.secs"
+	return $rc
+}
+faults_xfer_done() { ! kill -0 "$1" 2>/dev/null; }
+
+# faults_transfer_through NAME FAULT: a transfer A->B that lasts as long as
+# FAULT does, however fast the kernel moves data: the client sends until
+# FAULT has returned and is then stopped (SIGTERM: its socket closes
+# gracefully, everything written arrives), the server checks every byte
+# up to the end of the stream. Succeeds when the client was still sending
+# when FAULT returned and the server verified everything (within 200 s).
+faults_transfer_through() {
+	local name=$1 fault=$2 port=$((20000 + RANDOM % 10000)) before cli srv rc=0
+	: > "$res/$name.server.log"
+	mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 \
+		> "$res/$name.server" 2> "$res/$name.server.log"
+	srv=$MRC_BG_PID
+	mrc_wait_for 30 grep -q listening "$res/$name.server.log"
+	before=$(mrc_mib "$FAB_B" InPkts)
+	mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+		--duration "$(mrc_time 900)" > "$res/$name.client" 2> "$res/$name.client.log"
+	cli=$MRC_BG_PID
+	mrc_wait_for 60 mrc_mib_at_least "$FAB_B" InPkts $((before + 500))
+	_faults_xfer=$cli
+	eval "$fault"
+	if faults_xfer_over; then
+		echo "the client had ended before the fault was over"
+		rc=1
+	fi
+	kill -TERM "$cli" 2>/dev/null
+	wait "$cli" 2>/dev/null
+	if ! mrc_wait_for 200 faults_xfer_done "$srv"; then
+		echo "$name: the server saw no end of the stream within 200 s"
+		kill "$srv" 2>/dev/null
+		rc=1
+	fi
+	wait "$srv" || rc=1
+	[ "$(mrc_json "$res/$name.server" verified 2>/dev/null)" = True ] || rc=1
+	if [ "$rc" != 0 ]; then
+		sed 's/^/client: /' "$res/$name.client" "$res/$name.client.log" | head -20
+		sed 's/^/server: /' "$res/$name.server" "$res/$name.server.log" | head -20
+	fi
+	return $rc
+}
+# In a FAULT: has faults_transfer's own transfer ended?
+faults_xfer_over() { faults_xfer_done "$_faults_xfer"; }
+
+# faults_a_conns EXPR: true for conns, A's connections as mrcctl -j lists
+# them.
+faults_a_conns() {
+	faults_ctl_a -j conn | python3 -c 'import json, sys
+conns = json.load(sys.stdin)
+sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
+}
+# faults_ttr_seen: a live connection of A has a time-to-recovery histogram
+# entry.
+faults_ttr_seen() {
+	faults_a_conns 'any(c["ttr_hist"] for c in conns)'
+}
+
+# faults_netem_all add|del [netem args]: every plane link of both hosts.
+faults_netem_all() {
+	local op=$1 h p
+	shift
+	for h in "$FAB_A" "$FAB_B"; do
+		for p in 0 1 2 3; do
+			tc -n "$h" qdisc "$op" dev "pl$p" root "$@"
+		done
+	done
+}
+
+# faults_monitor_a NAME: mrcctl monitor of A into $res/NAME (errors in
+# NAME.err), listening once it returns; sets MRC_BG_PID.
+faults_monitor_a() {
+	mrc_bg_in_ns "$FAB_A" "$MRCCTL" monitor > "$res/$1" 2> "$res/$1.err"
+	mrc_wait_for 30 grep -q monitoring "$res/$1.err"
+}
+
+# faults_netem_check NAME DEV DESC NETEM...: the check "DESC: 24 MiB
+# verified" of a default transfer with netem NETEM on A's plane link DEV
+# (removed afterwards), and its report.
+faults_netem_check() {
+	local name=$1 dev=$2 desc=$3
+	shift 3
+	tc -n "$FAB_A" qdisc add dev "$dev" root netem "$@"
+	mrc_check "$desc: $(faults_mib 25165824) MiB verified" faults_transfer "$name" :
+	faults_report "$name"
+	tc -n "$FAB_A" qdisc del dev "$dev" root
+}
