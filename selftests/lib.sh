@@ -170,6 +170,9 @@ mrc_ns_new() {
 	ip netns add "$ns" || return 1
 	ip -n "$ns" link set lo up
 	_mrc_namespaces+=("$ns")
+	# Callers run this in $(...), a subshell whose array is lost: the
+	# file is what the exit trap reads.
+	echo "$ns" >>"$_mrc_tmp/namespaces"
 	echo "$ns"
 }
 
@@ -285,6 +288,8 @@ _mrc_cleanup() {
 	# One ip for all the namespaces' processes, one for their deletion:
 	# a fabric has 18 to 28 namespaces, and every exec costs in the
 	# emulated guest. -force: go on past one a test deleted itself.
+	[ -f "$_mrc_tmp/namespaces" ] &&
+		mapfile -t -O "${#_mrc_namespaces[@]}" _mrc_namespaces <"$_mrc_tmp/namespaces"
 	if [ "${#_mrc_namespaces[@]}" -gt 0 ]; then
 		printf 'netns pids %s\n' "${_mrc_namespaces[@]}" |
 			ip -force -batch - 2>/dev/null | xargs -r kill -9 2>/dev/null
