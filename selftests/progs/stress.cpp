@@ -194,6 +194,7 @@ struct Mem {
 
 struct Counts {
 	uint64_t opened = 0, established = 0, completed = 0, failed = 0, bytes = 0;
+	uint64_t streams = 0; // server: connections whose stream header arrived
 	std::map<std::string, uint64_t> errors;
 
 	void fail(const std::string &what)
@@ -211,10 +212,11 @@ struct Counts {
 		char b[256];
 		std::snprintf(b, sizeof(b),
 			      "{\"opened\": %llu, \"established\": %llu, \"completed\": %llu, "
-			      "\"failed\": %llu, \"bytes\": %llu, \"seconds\": %.3f, ",
+			      "\"failed\": %llu, \"bytes\": %llu, \"streams\": %llu, "
+			      "\"seconds\": %.3f, ",
 			      (unsigned long long)opened, (unsigned long long)established,
 			      (unsigned long long)completed, (unsigned long long)failed,
-			      (unsigned long long)bytes, secs);
+			      (unsigned long long)bytes, (unsigned long long)streams, secs);
 		return b + m.json() + ", \"errors\": " + e + "}";
 	}
 };
@@ -310,6 +312,7 @@ int run_server(const Options &o)
 				if (r.hlen == kHdr && p > 0 && r.off == 0) {
 					std::memcpy(&r.seed, r.hdr, 8);
 					std::memcpy(&r.len, r.hdr + 8, 8);
+					c.streams++;
 				}
 				size_t n = static_cast<size_t>(got) - p;
 				size_t ok = mrc::Pattern(r.seed).mismatch(r.off, buf.data() + p, n);
