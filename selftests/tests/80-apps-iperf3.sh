@@ -66,18 +66,16 @@ apps_job_start() {
 	rflag=""
 	rxns=$FAB_B
 	[ "$dir" = rev ] && { rflag=-R; rxns=$FAB_A; }
-	nsenter -F --net="/run/netns/$FAB_B" "${APPS_WRAP[@]}" iperf3 -s -1 -B "$FAB_B_ADDR" -p "$port" \
-		-i 0.1 --json > "$APPS_RES/$1.server.json" 2> "$APPS_RES/$1.server.log" &
-	srv=$!
-	_mrc_pids+=("$srv")
+	mrc_bg_in_ns "$FAB_B" "${APPS_WRAP[@]}" iperf3 -s -1 -B "$FAB_B_ADDR" -p "$port" \
+		-i 0.1 --json > "$APPS_RES/$1.server.json" 2> "$APPS_RES/$1.server.log"
+	srv=$MRC_BG_PID
 	mrc_wait_for 30 has_socket "$srv"
 	rx0=$(rx_bytes "$rxns")
 	rm -f "$APPS_RES/$1.flow"
-	nsenter -F --net="/run/netns/$FAB_A" "${APPS_WRAP[@]}" iperf3 -6 -c "$FAB_B_ADDR" -B "$FAB_A_ADDR" \
+	mrc_bg_in_ns "$FAB_A" "${APPS_WRAP[@]}" iperf3 -6 -c "$FAB_B_ADDR" -B "$FAB_A_ADDR" \
 		-p "$port" -t "$DUR" -b "$RATE" -i 0.1 $rflag --json --get-server-output \
-		> "$APPS_RES/$1.json" 2> "$APPS_RES/$1.log" &
-	cli=$!
-	_mrc_pids+=("$cli")
+		> "$APPS_RES/$1.json" 2> "$APPS_RES/$1.log"
+	cli=$MRC_BG_PID
 }
 apps_job_progress() {
 	local now=${EPOCHREALTIME/./} flow

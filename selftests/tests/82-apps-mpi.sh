@@ -68,7 +68,7 @@ apps_job_start() {
 	rm -f "$APPS_RES/$1.progress"
 	# mrcize wraps each rank (as a user would), not mpirun and its
 	# daemons: their out-of-band channel stays on the management links.
-	mpirun --allow-run-as-root -np "${#FAB_HOST_NS[@]}" \
+	mrc_bg mpirun --allow-run-as-root -np "${#FAB_HOST_NS[@]}" \
 		--hostfile "$base/hostfile" --map-by node \
 		--mca plm_rsh_agent "$APPS_DIR/mpi_ns_agent.sh" \
 		--mca oob_tcp_if_include 10.254.0.0/16 \
@@ -78,9 +78,8 @@ apps_job_start() {
 		--timeout "$(mrc_time 300)" \
 		"${APPS_WRAP[@]}" "$MPI_PROG" --iters "$ITERS" --count "$COUNT" \
 		--out "$APPS_RES/$1.json" --progress "$APPS_RES/$1.progress" --stop "$APPS_RES/$1.stop" \
-		> "$APPS_RES/$1.log" 2>&1 &
-	job=$!
-	_mrc_pids+=("$job")
+		> "$APPS_RES/$1.log" 2>&1
+	job=$MRC_BG_PID
 	job_t0=$SECONDS
 }
 apps_job_progress() {
