@@ -60,21 +60,20 @@ static int mrc_hs_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 
 static int mrc_hs_send(struct mrc_sock *msk, u8 opcode)
 {
-	struct mrc_pkt pkt = {};
+	struct mrc_cm cm = {
+		.port = mrc_service_port(msk),
+		.client_port = mrc_client_port(msk),
+		.src_qpn = msk->lqpn,
+		.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : msk->rqpn,
+		.cookie = msk->cookie,
+	};
+	struct mrc_pkt pkt;
 
-	pkt.type = MRC_PKT_CM;
-	pkt.bth.opcode = opcode;
-	pkt.bth.pkey = MRC_PKEY_DEFAULT;
-	pkt.bth.dest_qpn = MRC_QPN_CM;
-	pkt.u.cm.port = mrc_service_port(msk);
-	pkt.u.cm.client_port = mrc_client_port(msk);
-	pkt.u.cm.src_qpn = msk->lqpn;
-	pkt.u.cm.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : msk->rqpn;
-	pkt.u.cm.cookie = msk->cookie;
 	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
-		pkt.u.cm.params = msk->lparams;
+		cm.params = msk->lparams;
 	else if (opcode == MRC_OP_CM_RTU)
-		pkt.u.cm.params = msk->rparams;	/* the REP's, echoed */
+		cm.params = msk->rparams;	/* the REP's, echoed */
+	mrc_cm_pkt(&pkt, opcode, &cm);
 	return mrc_hs_xmit(msk, &pkt);
 }
 
@@ -83,19 +82,18 @@ static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 				   const struct mrc_pkt *req, u8 opcode,
 				   u8 reason)
 {
-	struct mrc_pkt pkt = {};
+	const struct mrc_cm cm = {
+		.port = req->u.cm.port,
+		.client_port = req->u.cm.client_port,
+		.src_qpn = req->u.cm.dst_qpn,
+		.dst_qpn = req->u.cm.src_qpn,
+		.cookie = req->u.cm.cookie,
+		.rej_reason = reason,
+	};
 	struct mrc_flow fl;
+	struct mrc_pkt pkt;
 
-	pkt.type = MRC_PKT_CM;
-	pkt.bth.opcode = opcode;
-	pkt.bth.pkey = MRC_PKEY_DEFAULT;
-	pkt.bth.dest_qpn = MRC_QPN_CM;
-	pkt.u.cm.port = req->u.cm.port;
-	pkt.u.cm.client_port = req->u.cm.client_port;
-	pkt.u.cm.src_qpn = req->u.cm.dst_qpn;
-	pkt.u.cm.dst_qpn = req->u.cm.src_qpn;
-	pkt.u.cm.cookie = req->u.cm.cookie;
-	pkt.u.cm.rej_reason = reason;
+	mrc_cm_pkt(&pkt, opcode, &cm);
 	if (opcode == MRC_OP_CM_REJ)
 		MRC_INC_STATS(net, MRC_MIB_HS_REJECTED);
 	mrc_flow_reply(net, skb, &fl);
