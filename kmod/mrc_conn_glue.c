@@ -533,6 +533,8 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 			  now.probes_timeout);
 	mrc_glue_fold_one(net, MRC_MIB_PROBES_ANSWERED, &f->probes_answered,
 			  now.probes_answered);
+	mrc_glue_fold_one(net, MRC_MIB_PATH_FLAPS, &f->path_flaps,
+			  now.path_flaps);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

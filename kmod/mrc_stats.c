@@ -71,6 +71,7 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_OUT_ROUTE_LOOKUPS] = "OutRouteLookups",
 	[MRC_MIB_HS_UNREACHABLE] = "HsUnreachable",
 	[MRC_MIB_TCP_ACCEPTED] = "TcpAccepted",
+	[MRC_MIB_PATH_FLAPS] = "PathFlaps",
 };
 
 /**

@@ -843,6 +843,7 @@ void mrc_conn_get_totals(const struct mrc_conn *conn,
 	out->ecn_marks = conn->paths.ecn_marks;
 	out->probes_timeout = conn->paths.probes_timeout;
 	out->probes_answered = conn->paths.probes_answered;
+	out->path_flaps = conn->paths.flaps;
 }
 
 /**

@@ -635,12 +635,14 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @ecn_marks: SACKs carrying SKIP_ONCE.
  * @probes_timeout: path probes that went unanswered.
  * @probes_answered: path probes answered.
+ * @path_flaps: paths that failed right after returning (MRC_PATH_FLAP_WINDOW).
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
 	u64 ecn_marks;
 	u64 probes_timeout;
 	u64 probes_answered;
+	u64 path_flaps;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

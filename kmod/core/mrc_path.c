@@ -90,7 +90,7 @@ static u64 mrc_path_probe_ivl(const struct mrc_path_table *t,
 	if (state == MRC_PATH_BACKUP)
 		ivl *= MRC_PATH_BACKUP_PROBE_MULT;
 	else
-		ivl <<= p->probe_backoff;
+		ivl <<= p->probe_backoff + p->flap_level;
 	return max(ivl, floor);
 }
 
@@ -117,6 +117,36 @@ static void mrc_path_notify(const struct mrc_path_table *t,
 		t->notify.event(t->notify.ctx, ev);
 }
 
+/* A time in the units of mrc_path::returned_at. */
+static u32 mrc_path_coarse(mrc_time_t t)
+{
+	return (u32)(t >> 10);
+}
+
+/*
+ * A path in use is failing. If it came back from ASSUMED_BAD only a
+ * moment ago, it flapped: probe it less often before the next return
+ * (MRC_PATH_FLAP_WINDOW). If it stayed in use for a window, the earlier
+ * flaps are forgiven.
+ */
+static void mrc_path_note_flap(struct mrc_path_table *t, struct mrc_path *p,
+			       mrc_time_t now)
+{
+	u64 window = t->pol.probe_interval_ns * MRC_PATH_FLAP_WINDOW;
+
+	if (!p->returned_at)
+		return;
+	if ((u32)(mrc_path_coarse(now) - p->returned_at) <
+	    mrc_path_coarse(window)) {
+		t->flaps++;
+		if (p->flap_level < MRC_PATH_FLAP_MAX)
+			p->flap_level++;
+	} else {
+		p->flap_level = 0;
+	}
+	p->returned_at = 0;
+}
+
 /*
  * The one place a state changes: bookkeeping of the new state, then the
  * event. Entering GOOD forgives the drops (after reporting them).
@@ -131,6 +161,11 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 		return;
 	mrc_path_event_of(t, idx, state, reason, &ev);
 
+	if (state == MRC_PATH_ASSUMED_BAD && mrc_path_in_use(p))
+		mrc_path_note_flap(t, p, now);
+	else if (p->state == MRC_PATH_ASSUMED_BAD && (state == MRC_PATH_GOOD ||
+						      state == MRC_PATH_SKIP))
+		p->returned_at = max(mrc_path_coarse(now), 1U);
 	p->state = state;
 	p->reason = reason;
 	p->successes = 0;
@@ -171,44 +206,90 @@ static void mrc_path_replace(struct mrc_path_table *t, u32 plane,
 	}
 }
 
-/* Rank of a floor candidate: lower is better; ~0U = not a candidate. */
-static u32 mrc_path_floor_rank(const struct mrc_path_table *t,
-			       const struct mrc_path *p)
+/*
+ * Whether the floor may put @p back in use: a backup, or an ASSUMED_BAD
+ * path whose latest probe was answered (on its way back). A path that
+ * failed since its last answered probe is known dead: bringing it back
+ * would only feed it packets to lose.
+ */
+static bool mrc_path_floor_candidate(const struct mrc_path_table *t,
+				     const struct mrc_path *p)
 {
 	if (mrc_path_held(t, p))
-		return ~0U;
-	if (p->state == MRC_PATH_BACKUP)
-		return p->fails;
-	if (p->state == MRC_PATH_ASSUMED_BAD)
-		return 0x10000 + ((u32)p->fails << 8) + (0xff - p->successes);
-	return ~0U;
+		return false;
+	return p->state == MRC_PATH_BACKUP ||
+	       (p->state == MRC_PATH_ASSUMED_BAD && p->successes);
+}
+
+/* Whether floor candidate @a is better than @b: backups first (fewest
+ * failed probes), then the ASSUMED_BAD paths with most answered probes.
+ */
+static bool mrc_path_floor_better(const struct mrc_path *a,
+				  const struct mrc_path *b)
+{
+	if (a->state != b->state)
+		return a->state == MRC_PATH_BACKUP;
+	if (a->state == MRC_PATH_BACKUP)
+		return a->fails < b->fails;
+	return a->successes > b->successes;
+}
+
+/* Whether last-resort candidate @a is better than @b: fewest flaps in a
+ * row, then fewest failures.
+ */
+static bool mrc_path_resort_better(const struct mrc_path *a,
+				   const struct mrc_path *b)
+{
+	if (a->flap_level != b->flap_level)
+		return a->flap_level < b->flap_level;
+	return a->fails < b->fails;
 }
 
 /*
- * Keep min_active paths in use: backups first, then the least bad
- * ASSUMED_BAD paths (fewest failures, most probe successes). @avoid, the
- * path that just failed, is taken only if nothing else is left.
+ * With no path in use at all, nothing but probes would be sent: the
+ * least bad ASSUMED_BAD path carries the data again (its retransmission
+ * timer, backed off, then paces the attempts, and a connection to a
+ * vanished peer still runs out of retries). Return: the path, or -1.
  */
-static void mrc_path_floor(struct mrc_path_table *t, int avoid,
-			   mrc_time_t now)
+static int mrc_path_last_resort(const struct mrc_path_table *t)
 {
-	u32 i, rank, best_rank;
+	const struct mrc_path *p;
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if (p->state != MRC_PATH_ASSUMED_BAD || mrc_path_held(t, p))
+			continue;
+		if (best < 0 || mrc_path_resort_better(p, &t->paths[best]))
+			best = i;
+	}
+	return best;
+}
+
+/*
+ * Keep min_active paths in use with paths that may work: backups first,
+ * then ASSUMED_BAD paths whose probes are being answered; never a path
+ * known dead (the connection runs on fewer paths instead). Only when no
+ * path at all is left in use does the least bad failed path come back.
+ */
+static void mrc_path_floor(struct mrc_path_table *t, mrc_time_t now)
+{
+	const struct mrc_path *p;
 	int best;
+	u32 i;
 
 	while (mrc_path_active(t) < t->pol.min_active) {
 		best = -1;
-		best_rank = ~0U;
 		for (i = 0; i < t->count; i++) {
-			rank = mrc_path_floor_rank(t, &t->paths[i]);
-			if (rank == ~0U)
+			p = &t->paths[i];
+			if (!mrc_path_floor_candidate(t, p))
 				continue;
-			if ((int)i == avoid)
-				rank = ~0U - 1;
-			if (rank < best_rank) {
-				best_rank = rank;
+			if (best < 0 || mrc_path_floor_better(p, &t->paths[best]))
 				best = i;
-			}
 		}
+		if (best < 0 && !mrc_path_active(t))
+			best = mrc_path_last_resort(t);
 		if (best < 0)
 			return;
 		mrc_path_set_state(t, best, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE,
@@ -220,7 +301,7 @@ static void mrc_path_floor(struct mrc_path_table *t, int avoid,
 static void mrc_path_refill(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 {
 	mrc_path_replace(t, t->paths[idx].plane, now);
-	mrc_path_floor(t, idx, now);
+	mrc_path_floor(t, now);
 }
 
 static void mrc_path_make_bad(struct mrc_path_table *t, u32 idx, u8 reason,
@@ -435,7 +516,13 @@ int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude)
 	struct mrc_path *p;
 	u32 n, idx;
 
-	for (n = 0; n < t->count; n++) {
+	/*
+	 * Two passes: a reshuffle in the middle of the first can hide a
+	 * lone usable path from it, never from a whole pass of the new order
+	 * (reshuffles are MRC_PATH_RESHUFFLE passes apart). The second pass
+	 * only runs when no GOOD path was found.
+	 */
+	for (n = 0; n < 2 * t->count; n++) {
 		idx = mrc_path_next_in_rotation(t);
 		p = &t->paths[idx];
 		if (p->state == MRC_PATH_SKIP && now >= p->skip_until)
@@ -687,8 +774,11 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	if (mrc_path_held(t, p))
 		return;
 	mrc_sat_inc(&p->successes);
-	if (p->successes < t->pol.success_to_good)
+	if (p->successes < t->pol.success_to_good) {
+		/* Answering: the floor may want it back already. */
+		mrc_path_floor(t, now);
 		return;
+	}
 	p->fails = 0;
 	mrc_path_restore(t, idx, MRC_PR_PROBE_OK,
 			 mark == MRC_PATH_MARK_SKIP_ONCE, now);
@@ -748,7 +838,7 @@ static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
 		mrc_path_set_state(t, i, MRC_PATH_ASSUMED_BAD, reason, now);
 	}
 	/* No backup of a dead plane can help: only the floor may. */
-	mrc_path_floor(t, -1, now);
+	mrc_path_floor(t, now);
 }
 
 static void mrc_path_link_up(struct mrc_path_table *t, u32 plane, u8 reason,

@@ -44,6 +44,17 @@ extern "C" {
  * as failed because the next was due first.
  */
 #define MRC_PATH_PROBE_RTT_MULT		2
+/*
+ * A path that fails again within MRC_PATH_FLAP_WINDOW probe intervals of
+ * coming back from ASSUMED_BAD flapped: it carries what probes carry but
+ * not the data (an MTU too small, a congested link). Each flap in a row
+ * doubles its probe interval, up to 2^MRC_PATH_FLAP_MAX times on top of
+ * the probe backoff, so a path that flaps costs a bounded number of
+ * returns per second (about 2 with the defaults) instead of one per probe
+ * round; one that then stays in use for a window is forgiven.
+ */
+#define MRC_PATH_FLAP_WINDOW		16
+#define MRC_PATH_FLAP_MAX		5
 /* A time that never comes. */
 #define MRC_PATH_NEVER		(~0ULL)
 
@@ -121,6 +132,8 @@ struct mrc_path_stats {
  * @successes: consecutive answered probes (saturates at 255).
  * @probe_backoff: doublings of the probe interval (failed probes in a row
  *	while ASSUMED_BAD, at most MRC_PATH_PROBE_BACKOFF_MAX).
+ * @flap_level: flaps in a row (at most MRC_PATH_FLAP_MAX): doublings of
+ *	the probe interval while ASSUMED_BAD, on top of @probe_backoff.
  * @drops: losses and timeouts since the path was last GOOD (reported in
  *	events).
  * @tx_seq: per-path sequence number of the next packet sent on it.
@@ -129,6 +142,10 @@ struct mrc_path_stats {
  * @skip_until: end of the SKIP period.
  * @next_probe: when the next probe is due (ASSUMED_BAD and BACKUP).
  * @last_heard: last SACK, NACK or probe answer on the path.
+ * @returned_at: when the path last came back into use from ASSUMED_BAD,
+ *	in units of 1024 ns (wrapping; 0: it has not since it last failed): a
+ *	failure soon after is a flap. 32 bits keep the entry small; a wrap
+ *	(every 73 minutes) can at worst count one flap too many.
  * @stats: counters.
  */
 struct mrc_path {
@@ -141,6 +158,7 @@ struct mrc_path {
 	u8 fails;
 	u8 successes;
 	u8 probe_backoff;
+	u8 flap_level;
 	u32 drops;
 	u32 tx_seq;
 	u32 ack_seq;
@@ -149,6 +167,7 @@ struct mrc_path {
 	mrc_time_t next_probe;
 	mrc_time_t last_heard;
 	struct mrc_path_stats stats;
+	u32 returned_at;
 };
 
 /**
@@ -226,6 +245,7 @@ struct mrc_prng {
  *	(the per-path counters wrap and leave with their path).
  * @probes_timeout: probes that went unanswered, on every path.
  * @probes_answered: probes answered (the path is alive), on every path.
+ * @flaps: flaps (see MRC_PATH_FLAP_WINDOW), on every path.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -243,6 +263,7 @@ struct mrc_path_table {
 	u64 ecn_marks;
 	u64 probes_timeout;
 	u64 probes_answered;
+	u64 flaps;
 };
 
 /**

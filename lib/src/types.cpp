@@ -87,6 +87,7 @@ const char *const kMibNames[] = {
     "OutRouteLookups",
     "HsUnreachable",
     "TcpAccepted",
+    "PathFlaps",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

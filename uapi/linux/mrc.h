@@ -379,6 +379,9 @@ enum mrc_event_type {
  *	ECONNREFUSED at once).
  * @MRC_MIB_TCP_ACCEPTED: plain TCP connections accepted by MRC listeners
  *	(MRC_SO_ACCEPT_TCP).
+ * @MRC_MIB_PATH_FLAPS: paths that failed again right after coming back from
+ *	assumed-bad (within 16 probe intervals): each one's probes then back
+ *	off further.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -435,6 +438,7 @@ enum mrc_mib {
 	MRC_MIB_OUT_ROUTE_LOOKUPS,
 	MRC_MIB_HS_UNREACHABLE,
 	MRC_MIB_TCP_ACCEPTED,
+	MRC_MIB_PATH_FLAPS,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

@@ -801,27 +801,58 @@ TEST_F(PathTable, ExplicitProbeLost)
 
 /* ---- floor --------------------------------------------------------- */
 
-TEST_F(PathTable, FloorKeepsMinActiveWithLeastBadPaths)
+TEST_F(PathTable, FloorNeverResurrectsAKnownDeadPath)
+{
+	// The demo's shape: 4 paths in use, min_active 4, no backup. One dies.
+	pol.min_active = 4;
+	pol.max_paths = 4;
+	pol.backups = 0;
+	Build(2, 2);
+	ASSERT_EQ(mrc_path_active(&t), 4U);
+	u32 dead = InState(MRC_PATH_GOOD)[0];
+
+	Fail(dead);
+	// Its probes keep failing: it stays out, the others carry the data.
+	for (int round = 0; round < 20; round++) {
+		now += 16 * pol.probe_interval_ns;
+		ProbeRound({});
+		EXPECT_EQ(State(dead), (u32)MRC_PATH_ASSUMED_BAD) << round;
+		EXPECT_EQ(mrc_path_active(&t), 3U) << round;
+		for (int n = 0; n < 8; n++)
+			EXPECT_NE(mrc_path_pick(&t, now, -1), (int)dead);
+	}
+	EXPECT_FALSE(SawReason(MRC_PR_MIN_ACTIVE));
+	// Another path dies: the dead one still stays out.
+	Fail(InState(MRC_PATH_GOOD)[0]);
+	EXPECT_EQ(State(dead), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(mrc_path_active(&t), 2U);
+	// Once a probe of it is answered, the floor may take it back.
+	now += 16 * pol.probe_interval_ns;
+	ProbeRound({dead});
+	EXPECT_EQ(State(dead), (u32)MRC_PATH_GOOD);
+	EXPECT_TRUE(Saw(dead, MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE));
+}
+
+TEST_F(PathTable, FloorKeepsSomethingInUseWhenEverythingFails)
 {
 	pol.min_active = 4;
 	pol.max_paths = 8;
 	pol.backups = 1;
 	Build(2, 4); // per plane: 3 GOOD + 1 BACKUP
 	ASSERT_EQ(built, 8);
-	// Fail everything in use, over and over.
+	// Fail everything in use, over and over: never stuck with nothing.
 	for (int round = 0; round < 30; round++) {
 		std::vector<u32> good = InState(MRC_PATH_GOOD);
 
-		if (good.empty())
-			break;
+		ASSERT_FALSE(good.empty()) << round;
 		mrc_path_on_sack(&t, good[0], now, MRC_PATH_MARK_ALWAYS_SKIP);
-		EXPECT_GE(mrc_path_active(&t), 4U) << round;
+		EXPECT_GE(mrc_path_active(&t), 1U) << round;
+		EXPECT_GE(mrc_path_pick(&t, now, -1), 0) << "never stalls " << round;
 	}
 	EXPECT_TRUE(SawReason(MRC_PR_MIN_ACTIVE));
-	EXPECT_GE(mrc_path_pick(&t, now, -1), 0) << "never stalls";
 }
 
-TEST_F(PathTable, FloorPrefersBackupsThenFewestFailures)
+TEST_F(PathTable, FloorPrefersBackupsThenAnsweredProbes)
 {
 	pol.min_active = 3;
 	pol.max_paths = 4;
@@ -833,18 +864,23 @@ TEST_F(PathTable, FloorPrefersBackupsThenFewestFailures)
 	// g0 fails: the backup replaces it (REPLACED, not MIN_ACTIVE).
 	Fail(g[0]);
 	EXPECT_TRUE(Saw(b, MRC_PATH_BACKUP, MRC_PATH_GOOD, MRC_PR_REPLACED));
-	// g1 fails with 5 losses: floor restores g0 (2 failures) instead.
-	t.paths[g[1]].fails = 4;
-	mrc_path_on_loss(&t, g[1], now);
+	// g1 fails too, g0's probes unanswered: nothing to take, 2 in use.
+	Fail(g[1]);
+	EXPECT_EQ(mrc_path_active(&t), 2U);
+	EXPECT_FALSE(SawReason(MRC_PR_MIN_ACTIVE));
+	// g0 answers one probe (of success_to_good), g1 none: the floor
+	// takes g0 back at once, not g1.
+	now += 16 * pol.probe_interval_ns;
+	ProbeRound({g[0]});
 	EXPECT_TRUE(Saw(g[0], MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE));
 	EXPECT_EQ(State(g[1]), (u32)MRC_PATH_ASSUMED_BAD);
 	EXPECT_EQ(mrc_path_active(&t), 3U);
-	// A restored path fails again at its next loss (failures kept).
+	// g2 fails: g1 is still known dead, the floor leaves it out.
 	events.clear();
-	mrc_path_on_loss(&t, g[0], now);
-	EXPECT_TRUE(Saw(g[0], MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_LOSS));
-	// ... and the floor takes the other bad one, not g0 again.
-	EXPECT_TRUE(Saw(g[1], MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE));
+	Fail(g[2]);
+	EXPECT_EQ(State(g[1]), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(mrc_path_active(&t), 2U);
+	EXPECT_FALSE(SawReason(MRC_PR_MIN_ACTIVE));
 }
 
 TEST_F(PathTable, FloorTakesJustFailedPathIfNothingElse)
@@ -856,6 +892,81 @@ TEST_F(PathTable, FloorTakesJustFailedPathIfNothingElse)
 	mrc_path_on_sack(&t, 0, now, MRC_PATH_MARK_ALWAYS_SKIP);
 	EXPECT_EQ(State(0), (u32)MRC_PATH_GOOD);
 	EXPECT_TRUE(Saw(0, MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_MIN_ACTIVE));
+}
+
+/* ---- flaps --------------------------------------------------------- */
+
+class PathFlap : public PathTable {
+protected:
+	void SetUp() override
+	{
+		PathTable::SetUp();
+		pol.min_active = 1;
+		pol.max_paths = 4;
+		pol.backups = 0;
+		Build(1, 4);
+		p = InState(MRC_PATH_GOOD)[0];
+	}
+
+	// Probe @p back to GOOD (success_to_good answers, each when due).
+	void Return()
+	{
+		for (u32 n = 0; n < 64 && State(p) != MRC_PATH_GOOD; n++) {
+			now = std::max(now, t.paths[p].next_probe);
+			ProbeRound({p});
+		}
+		ASSERT_EQ(State(p), (u32)MRC_PATH_GOOD);
+	}
+
+	u64 Ivl() { return t.paths[p].next_probe - now; }
+
+	u32 p = 0;
+};
+
+TEST_F(PathFlap, FailingRightAfterReturnBacksOffAndIsCounted)
+{
+	Fail(p);
+	u64 ivl0 = Ivl();
+
+	EXPECT_EQ(ivl0, pol.probe_interval_ns);
+	for (u32 k = 1; k <= MRC_PATH_FLAP_MAX + 2; k++) {
+		Return();
+		now += pol.probe_interval_ns; // the next data dies at once
+		Fail(p);
+		u32 level = std::min<u32>(k, MRC_PATH_FLAP_MAX);
+
+		EXPECT_EQ(t.flaps, (u64)k);
+		EXPECT_EQ(t.paths[p].flap_level, level);
+		EXPECT_EQ(Ivl(), ivl0 << level) << "bounded: 2^FLAP_MAX";
+	}
+}
+
+TEST_F(PathFlap, AReturnThatLastsIsForgiven)
+{
+	Fail(p);
+	Return();
+	now += pol.probe_interval_ns;
+	Fail(p);
+	ASSERT_EQ(t.paths[p].flap_level, 1U);
+	Return();
+	// In use for a whole window: its next failure is a new one.
+	now += pol.probe_interval_ns * MRC_PATH_FLAP_WINDOW;
+	Fail(p);
+	EXPECT_EQ(t.paths[p].flap_level, 0U);
+	EXPECT_EQ(t.flaps, 1U);
+	EXPECT_EQ(Ivl(), pol.probe_interval_ns);
+}
+
+TEST_F(PathFlap, BackupPromotedAndFailingIsNoFlap)
+{
+	pol.backups = 1;
+	Build(1, 4);
+	u32 b = InState(MRC_PATH_BACKUP)[0];
+
+	Fail(InState(MRC_PATH_GOOD)[0]);
+	ASSERT_EQ(State(b), (u32)MRC_PATH_GOOD);
+	Fail(b);
+	EXPECT_EQ(t.flaps, 0U);
 }
 
 /* ---- planes and peer ports ---------------------------------------- */
