@@ -17,6 +17,7 @@ when there is none):
                            and buffers being set up)
   PREFIX_w<i>_n, PREFIX_w<i>_{p50,p90,max}_ms
                            the steps that overlap window i (1, 2, ...)
+  PREFIX_w<i>_over_base     of those, the steps longer than base_max
   PREFIX_w<i>_before, PREFIX_w<i>_after
                            steps over before window i began; steps that
                            ended after it ended (the job went on)
@@ -69,6 +70,7 @@ def main():
         out[f"w{n}_p50_ms"] = ms(pct(d, 0.5))
         out[f"w{n}_p90_ms"] = ms(pct(d, 0.9))
         out[f"w{n}_max_ms"] = ms(max(d) if d else None)
+        out[f"w{n}_over_base"] = sum(1 for x in d if base and x > max(base))
         out[f"w{n}_before"] = sum(1 for s, e in steps if e < w[0])
         out[f"w{n}_after"] = sum(1 for s, e in steps if e > w[1])
         pts = [w[0]] + [e for s, e in steps if w[0] < e < w[1]]
