@@ -620,6 +620,27 @@ const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
 }
 
 /**
+ * mrc_glue_cm_fanout() - how many copies of a retransmitted CM message (or
+ * of the answer to one) go out, each along the next path in rotation.
+ * @msk: the socket (locked).
+ *
+ * A copy was lost, maybe on a path of ours that died without our knowing
+ * it: a side that only receives never learns that its own paths died,
+ * and its every disconnect would be lost until the rotation found the
+ * survivor.
+ *
+ * Return: up to MRC_CONN_PROBE_FANOUT, never more than the usable paths;
+ * 0 when the connection is not live (the routing table carries it).
+ */
+u32 mrc_glue_cm_fanout(struct mrc_sock *msk)
+{
+	if (!mrc_glue_live(msk))
+		return 0;
+	return min_t(u32, mrc_conn_usable_paths(msk->conn),
+		     MRC_CONN_PROBE_FANOUT);
+}
+
+/**
  * mrc_glue_send_port_status() - tell the peer at once which of our planes
  * are up (ENDPOINT_REQUEST PORT_STATUS_UPDATE), one copy along a GOOD path
  * of each plane that is up, so the news arrives even when the plane it is

@@ -38,6 +38,7 @@ bool mrc_glue_read_done(struct mrc_sock *msk, struct mrc_conn_msg *m,
 int mrc_glue_send_port_status(struct mrc_sock *msk);
 const struct mrc_route *mrc_glue_cm_route(struct mrc_sock *msk,
 					  struct mrc_flow *fl);
+u32 mrc_glue_cm_fanout(struct mrc_sock *msk);
 bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask);
 int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 		  int __user *optlen);

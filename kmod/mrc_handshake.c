@@ -44,21 +44,31 @@ static u16 mrc_client_port(const struct mrc_sock *msk)
 }
 
 /* Send a CM message or RESET of @msk: along one of its paths once it is
- * live (mrc_glue_cm_route()), else by the routing table with ev_cm.
+ * live (mrc_glue_cm_route()), along several with @fan_out
+ * (mrc_glue_cm_fanout()), else by the routing table with ev_cm.
  */
-static int mrc_hs_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt)
+static int mrc_hs_xmit(struct mrc_sock *msk, const struct mrc_pkt *pkt,
+		       bool fan_out)
 {
+	u32 i, copies = fan_out ? mrc_glue_cm_fanout(msk) : 1;
 	const struct mrc_route *rt;
 	struct mrc_flow fl;
+	int err = 0;
 
-	rt = mrc_glue_cm_route(msk, &fl);
-	if (!rt)
-		mrc_flow_of(msk, &fl, msk->ev_cm);
-	return mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl,
-				msk->sk.sk_mark, msk->sk.sk_priority);
+	for (i = 0; i < max(copies, 1U); i++) {
+		rt = mrc_glue_cm_route(msk, &fl);
+		if (!rt) {
+			if (i)
+				break;
+			mrc_flow_of(msk, &fl, msk->ev_cm);
+		}
+		err = mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl,
+				       msk->sk.sk_mark, msk->sk.sk_priority);
+	}
+	return err;
 }
 
-static int mrc_hs_send(struct mrc_sock *msk, u8 opcode)
+static int mrc_hs_send(struct mrc_sock *msk, u8 opcode, bool fan_out)
 {
 	struct mrc_cm cm = {
 		.port = mrc_service_port(msk),
@@ -74,7 +84,7 @@ static int mrc_hs_send(struct mrc_sock *msk, u8 opcode)
 	else if (opcode == MRC_OP_CM_RTU)
 		cm.params = msk->rparams;	/* the REP's, echoed */
 	mrc_cm_pkt(&pkt, opcode, &cm);
-	return mrc_hs_xmit(msk, &pkt);
+	return mrc_hs_xmit(msk, &pkt, fan_out);
 }
 
 /* A CM_REJ or DREP answering a packet we keep no state for. */
@@ -179,7 +189,7 @@ static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 	if (a->new_ev)
 		msk->ev_cm = get_random_u16();
 	if (a->send)
-		mrc_hs_send(msk, a->send);
+		mrc_hs_send(msk, a->send, a->fan_out);
 	if (a->rcv_shutdown)
 		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
 	if (a->accept)
@@ -293,7 +303,7 @@ void mrc_hs_abort(struct mrc_sock *msk)
 		struct mrc_pkt pkt = {};
 
 		mrc_glue_reset_pkt(msk, &pkt);
-		mrc_hs_xmit(msk, &pkt);
+		mrc_hs_xmit(msk, &pkt, false);
 	}
 	if (st != MRC_ST_CLOSED)
 		mrc_hs_done(msk, 0);
@@ -400,7 +410,7 @@ static bool mrc_hs_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
 		return false;
 	lock_sock(&found->sk);
 	if (found->sk.sk_state == MRC_ST_REP_SENT)
-		mrc_hs_send(found, MRC_OP_CM_REP);
+		mrc_hs_send(found, MRC_OP_CM_REP, false);
 	release_sock(&found->sk);
 	sock_put(&found->sk);
 	return true;

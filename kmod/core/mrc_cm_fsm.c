@@ -123,6 +123,7 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		f->next = now + min(rto, MRC_CM_RTO_MAX_NS);
 		a->new_ev = true;
 		a->send = op;
+		a->fan_out = true;
 	}
 	a->timer = min(f->next, f->deadline);
 }
@@ -181,8 +182,10 @@ static void mrc_cm_fsm_dreq(struct mrc_cm_fsm *f, u8 state,
 	if (!m->from_peer || !m->has_conn)
 		return;
 	a->send = MRC_OP_CM_DREP;	/* every copy: our DREP may be lost */
-	if (f->peer_fin)
+	if (f->peer_fin) {
+		a->fan_out = true;	/* it was: on a dead path of ours? */
 		return;
+	}
 	f->peer_fin = true;
 	a->rcv_shutdown = true;
 	a->wake = true;

@@ -88,6 +88,11 @@ struct mrc_cm_fsm {
  * @new_ev: send on another entropy value than the last try (a
  *	retransmission: another way through the fabric).
  * @send: CM opcode to send now (MRC_OP_CM_*), or 0.
+ * @fan_out: send it along several of the connection's paths once it is
+ *	live (up to MRC_CONN_PROBE_FANOUT), not one: it is a retransmission
+ *	or the answer to one, so a copy was lost, maybe on a path that died
+ *	without the sender knowing (a side that only receives never learns
+ *	that its own paths died).
  * @rcv_shutdown: the peer will send no more data (RCV_SHUTDOWN).
  * @accept: the accepted side is established: queue it for accept().
  * @timeout: the handshake ran out of time (counted; a half-open accepted
@@ -103,6 +108,7 @@ struct mrc_cm_act {
 	u8 state;
 	bool new_ev;
 	u8 send;
+	bool fan_out;
 	bool rcv_shutdown;
 	bool accept;
 	bool timeout;

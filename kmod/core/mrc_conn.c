@@ -954,6 +954,17 @@ int mrc_conn_pick_path(struct mrc_conn *conn, u64 now)
 	return mrc_path_pick(&conn->paths, now, -1);
 }
 
+/**
+ * mrc_conn_usable_paths() - how many paths a control message may take now.
+ * @conn: connection.
+ *
+ * Return: the paths in use (GOOD or SKIP).
+ */
+u32 mrc_conn_usable_paths(const struct mrc_conn *conn)
+{
+	return mrc_path_active(&conn->paths);
+}
+
 /* ---- control ---- */
 
 static void mrc_conn_ports_changed(struct mrc_conn *conn)

@@ -655,6 +655,7 @@ u32 mrc_conn_path_count(const struct mrc_conn *conn);
 const struct mrc_path *mrc_conn_path(const struct mrc_conn *conn, u32 idx);
 int mrc_conn_path_of_ev(const struct mrc_conn *conn, u32 ev);
 int mrc_conn_pick_path(struct mrc_conn *conn, u64 now);
+u32 mrc_conn_usable_paths(const struct mrc_conn *conn);
 
 /* ---- control ---- */
 
