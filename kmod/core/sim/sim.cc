@@ -547,12 +547,8 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 			break;
 		}
 		const mrc_path *path = mrc_conn_path(&e.conn, idx);
-		// a retry's copies carry the retry's fresh EV: the source route
-		// is the path's, but a stateless answer (routed by its EV) then
-		// takes a new way back each time
-		uint16_t wev = fan_out ? e.cm_ev : (uint16_t)path->ev;
-		log("side %d sends CM 0x%x on path %d ev %u", side, opcode, idx, wev);
-		transmit(side, path->cfg_id, wev, bytes);
+		log("side %d sends CM 0x%x on path %d", side, opcode, idx);
+		transmit(side, path->cfg_id, (uint16_t)path->ev, bytes);
 	}
 	if (copies)
 		return;
