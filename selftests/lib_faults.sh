@@ -33,6 +33,11 @@ faults_setup() {
 
 faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
+faults_policy_ms() { # KEY: the default policy's KEY_ns on host A, in ms
+	faults_ctl_a -j policy show default |
+		python3 -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
+}
+
 faults_stall_below() { # NAME MS: the transfer's longest delivery stall
 	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
 }

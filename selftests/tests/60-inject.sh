@@ -64,6 +64,13 @@ while IFS=$'\t' read -r tag verdict desc detail; do
 	mrc_info "  counters moved: $detail"
 done < "$res/inject.txt"
 [ "$inject_rc" = 2 ] && mrc_fail "the injector could not run"
+# An injector that dies half-way (an exception, a signal) must not pass
+# for one that ran every class: each class it announced has its RESULT,
+# and it exits 0 (all ok) or 1 (a class failed, reported above).
+classes=$(sed -n 's/^# classes \([0-9]*\)$/\1/p' "$res/inject.txt")
+results=$(grep -c '^RESULT' "$res/inject.txt")
+mrc_check "the injector ran every class it announced ($results of ${classes:-none}) and exited 0 or 1 (exit $inject_rc)" \
+	test -n "$classes" -a "$results" = "${classes:-x}" -a "$inject_rc" -le 1
 
 mrc_check "the client was still sending when the injection ended" kill -0 "$cli"
 mrc_check "data still flows after the injection" \

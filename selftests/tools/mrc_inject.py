@@ -467,8 +467,10 @@ def run_inject(a):
     failed = 0
     total = 0
     import itertools
-    for name, ns, names, exact, pkts in itertools.chain(classes(c, a),
-                                                        spoofed_port_status(c, a)):
+    todo = list(itertools.chain(classes(c, a), spoofed_port_status(c, a)))
+    # the test checks that a RESULT line came for every class announced
+    print("# classes %d" % len(todo), flush=True)
+    for name, ns, names, exact, pkts in todo:
         before = stats(ns)
         for frm, src, dst, p in pkts:
             snd.send(frm, src, dst, p, dport=a.port)
