@@ -61,6 +61,8 @@ struct mrc_skb_cb {
  * @ep_lock: protects @ep_probes (taken in softirq).
  * @ep_probes: EV probes waiting for their answer (struct mrc_ep_probe).
  * @ep_rl: rate limit of endpoint requests answered or applied.
+ * @ctl_rl: rate limit of stateless answers (RESET for an unknown
+ *	connection: mrc_hs_reset_unknown()).
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */
@@ -74,6 +76,7 @@ struct mrc_dp_net {
 	spinlock_t ep_lock;	/* the list of waiting probes */
 	struct list_head ep_probes;
 	struct ratelimit_state ep_rl;
+	struct ratelimit_state ctl_rl;
 };
 
 extern unsigned int mrc_dp_net_id;

@@ -87,6 +87,43 @@ static int mrc_hs_send(struct mrc_sock *msk, u8 opcode, bool fan_out)
 	return mrc_hs_xmit(msk, &pkt, fan_out);
 }
 
+/**
+ * mrc_hs_net_init() - connection management's state of a new namespace:
+ * the budget of its stateless answers.
+ * @dn: the namespace's data-path state.
+ */
+void mrc_hs_net_init(struct mrc_dp_net *dn)
+{
+	ratelimit_state_init(&dn->ctl_rl, HZ, MRC_HS_CTL_RATE_PER_SEC);
+	ratelimit_set_flags(&dn->ctl_rl, RATELIMIT_MSG_ON_RELEASE);
+}
+
+/**
+ * mrc_hs_reset_unknown() - answer a data packet for a connection we do not
+ * know with a RESET (mrc_cm_reset_unknown()), back on the EV it came on,
+ * within the namespace's budget: a host that restarted makes its peers'
+ * connections fail at once instead of retrying into the void.
+ * @net: the namespace.
+ * @skb: the received packet.
+ * @data: its decoding.
+ */
+void mrc_hs_reset_unknown(struct net *net, struct sk_buff *skb,
+			  const struct mrc_pkt *data)
+{
+	struct mrc_flow fl;
+	struct mrc_pkt pkt;
+
+	if (!mrc_cm_reset_unknown(data, &pkt))
+		return;
+	if (!__ratelimit(&mrc_dp_net(net)->ctl_rl)) {
+		MRC_INC_STATS(net, MRC_MIB_CTL_DROP_RATELIMIT);
+		return;
+	}
+	MRC_INC_STATS(net, MRC_MIB_RESET_NO_CONN_SENT);
+	mrc_flow_reply(net, skb, &fl);
+	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
+}
+
 /* A CM_REJ or DREP answering a packet we keep no state for. */
 static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 				   const struct mrc_pkt *req, u8 opcode,

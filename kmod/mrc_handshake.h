@@ -9,6 +9,14 @@
 
 #include "mrc_sk.h"
 
+struct mrc_dp_net;
+
+/* Stateless answers (RESET for an unknown connection) per namespace and second. */
+#define MRC_HS_CTL_RATE_PER_SEC	1000
+
+void mrc_hs_net_init(struct mrc_dp_net *dn);
+void mrc_hs_reset_unknown(struct net *net, struct sk_buff *skb,
+			  const struct mrc_pkt *data);
 int mrc_hs_connect(struct mrc_sock *msk, u64 now);
 void mrc_hs_timer(struct mrc_sock *msk, u64 now);
 void mrc_hs_close(struct mrc_sock *msk, u64 now);

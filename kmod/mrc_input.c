@@ -146,6 +146,7 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 	msk = mrc_table_lookup_qpn(net, pkt.bth.dest_qpn);
 	if (!msk) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		mrc_hs_reset_unknown(net, skb, &pkt);
 		goto drop;
 	}
 	mrc_input_deliver(msk, skb, &pkt);

@@ -23,6 +23,7 @@
 #include "mrc_conn_list.h"
 #include "mrc_dp.h"
 #include "mrc_endpoint.h"
+#include "mrc_handshake.h"
 #include "mrc_stats.h"
 #include "mrc_udp.h"
 
@@ -75,6 +76,7 @@ static int __net_init mrc_dp_net_init(struct net *net)
 	hash_init(dn->port_tbl);
 	dn->next_port = MRC_EPHEMERAL_LO;
 	mrc_ep_net_init(dn);
+	mrc_hs_net_init(dn);
 	/* Last: from here on configuration changes reach the connections. */
 	return mrc_conn_list_net_init(net);
 }

@@ -72,6 +72,8 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_HS_UNREACHABLE] = "HsUnreachable",
 	[MRC_MIB_TCP_ACCEPTED] = "TcpAccepted",
 	[MRC_MIB_PATH_FLAPS] = "PathFlaps",
+	[MRC_MIB_RESET_NO_CONN_SENT] = "OutResetNoConn",
+	[MRC_MIB_CTL_DROP_RATELIMIT] = "CtlDropRateLimit",
 };
 
 /**

@@ -116,3 +116,34 @@ void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm)
 	pkt->bth.dest_qpn = MRC_QPN_CM;
 	pkt->u.cm = *cm;
 }
+
+/**
+ * mrc_cm_reset_unknown() - the RESET that answers a data packet for a
+ * connection this end does not know (it restarted, or closed and its own
+ * RESET was lost), so that the sender fails at once with ECONNRESET
+ * instead of retrying until its budget runs out.
+ * @data: the received packet.
+ * @pkt: filled in (fully overwritten) when an answer is due.
+ *
+ * The RESET echoes the packet's DestQP as its source QPN and its R_Key,
+ * exactly what the sender checks (mrc_conn_rx_reset()): only someone who
+ * sees the connection's packets could forge one, as for data.
+ *
+ * Return: true if @pkt was filled in: @data is a data packet that carries
+ * an R_Key.
+ */
+bool mrc_cm_reset_unknown(const struct mrc_pkt *data, struct mrc_pkt *pkt)
+{
+	if (data->type != MRC_PKT_DATA || !data->u.data.r_key)
+		return false;
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = MRC_PKT_RESET;
+	pkt->bth.opcode = MRC_OP_RESET;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = MRC_QPN_CM;
+	pkt->u.reset.reason = MRC_RESET_NO_CONN;
+	pkt->u.reset.src_qpn = data->bth.dest_qpn;
+	pkt->u.reset.r_key = data->u.data.r_key;
+	pkt->u.reset.psn = data->bth.psn & MRC_PSN_MASK;
+	return true;
+}

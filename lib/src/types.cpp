@@ -88,6 +88,8 @@ const char *const kMibNames[] = {
     "HsUnreachable",
     "TcpAccepted",
     "PathFlaps",
+    "OutResetNoConn",
+    "CtlDropRateLimit",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -382,6 +382,11 @@ enum mrc_event_type {
  * @MRC_MIB_PATH_FLAPS: paths that failed again right after coming back from
  *	assumed-bad (within 16 probe intervals): each one's probes then back
  *	off further.
+ * @MRC_MIB_RESET_NO_CONN_SENT: RESETs answering a data packet for an unknown
+ *	connection (the peer restarted, or closed and its RESET was lost):
+ *	the sender fails at once with ECONNRESET.
+ * @MRC_MIB_CTL_DROP_RATELIMIT: stateless answers (RESET for an unknown
+ *	connection) not sent: over the namespace's budget (1000 per second).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -439,6 +444,8 @@ enum mrc_mib {
 	MRC_MIB_HS_UNREACHABLE,
 	MRC_MIB_TCP_ACCEPTED,
 	MRC_MIB_PATH_FLAPS,
+	MRC_MIB_RESET_NO_CONN_SENT,
+	MRC_MIB_CTL_DROP_RATELIMIT,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

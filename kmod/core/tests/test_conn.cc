@@ -399,6 +399,34 @@ TEST(Conn, ResetNeedsTheKey)
 	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), 0u);
 }
 
+TEST(Conn, ResetForAnUnknownConnectionEndsTheSender)
+{
+	// B restarted: it knows nothing of the connection, and answers A's next
+	// data packet with the RESET of mrc_cm_reset_unknown().
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt data, r;
+	mrc_conn_verdict v;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_TRUE(pr.next_data(0, d, data));
+	ASSERT_TRUE(mrc_cm_reset_unknown(&data, &r));
+	EXPECT_EQ(r.type, MRC_PKT_RESET);
+	EXPECT_EQ(r.u.reset.reason, MRC_RESET_NO_CONN);
+	// Forged without the packet's R_Key: refused.
+	mrc_pkt bad = r;
+	bad.u.reset.r_key ^= 1;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &bad, 0, false, pr.now, &v), MRC_DROP_BAD_RESET);
+	EXPECT_EQ(pr.c[0].err, 0);
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &r, 0, false, pr.now, &v), 0);
+	EXPECT_EQ(pr.c[0].err, -ECONNRESET);
+	// Only data carrying an R_Key is answered (not a SACK, not a RESET).
+	mrc_pkt out;
+	EXPECT_FALSE(mrc_cm_reset_unknown(&r, &out));
+	data.u.data.r_key = 0;
+	EXPECT_FALSE(mrc_cm_reset_unknown(&data, &out));
+}
+
 TEST(Conn, AllPathsSilentTimesOut)
 {
 	Pair pr;
