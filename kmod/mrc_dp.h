@@ -61,8 +61,9 @@ struct mrc_skb_cb {
  * @ep_lock: protects @ep_probes (taken in softirq).
  * @ep_probes: EV probes waiting for their answer (struct mrc_ep_probe).
  * @ep_rl: rate limit of endpoint requests answered or applied.
- * @ctl_rl: rate limit of stateless answers (RESET for an unknown
- *	connection: mrc_hs_reset_unknown()).
+ * @ctl_rl: rate limit of stateless control work: RESETs answering data
+ *	for an unknown connection (mrc_hs_reset_unknown()) and the lookups
+ *	of NO_CONN RESETs received (mrc_table_lookup_peer()).
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */

@@ -698,6 +698,24 @@ void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 	mrc_hs_act(msk, &a);
 }
 
+/*
+ * The connection a RESET without our QPN is about (NO_CONN: the peer
+ * forgot the connection): found by the peer's address and QPN, a scan
+ * within the namespace's budget of stateless control work. The engine
+ * then checks the key (mrc_conn_rx_reset()).
+ */
+static struct mrc_sock *mrc_hs_reset_owner(struct net *net,
+					   struct sk_buff *skb,
+					   const struct mrc_pkt *pkt)
+{
+	if (!__ratelimit(&mrc_dp_net(net)->ctl_rl)) {
+		MRC_INC_STATS(net, MRC_MIB_CTL_DROP_RATELIMIT);
+		return NULL;
+	}
+	return mrc_table_lookup_peer(net, &ipv6_hdr(skb)->saddr,
+				     pkt->u.reset.src_qpn);
+}
+
 /**
  * mrc_hs_input() - a packet on QPN 1 (softirq, no lock held).
  * @net: namespace.
@@ -719,7 +737,10 @@ struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 		return NULL;
 	}
 	qpn = pkt->type == MRC_PKT_RESET ? pkt->u.reset.dst_qpn : pkt->u.cm.dst_qpn;
-	msk = mrc_table_lookup_qpn(net, qpn);
+	if (pkt->type == MRC_PKT_RESET && !qpn)
+		msk = mrc_hs_reset_owner(net, skb, pkt);
+	else
+		msk = mrc_table_lookup_qpn(net, qpn);
 	if (!msk) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		/* A DREQ for a connection we already forgot: answer it. */

@@ -11,7 +11,7 @@
 
 struct mrc_dp_net;
 
-/* Stateless answers (RESET for an unknown connection) per namespace and second. */
+/* Stateless control work (NO_CONN RESETs sent, and looked up) per namespace and second. */
 #define MRC_HS_CTL_RATE_PER_SEC	1000
 
 void mrc_hs_net_init(struct mrc_dp_net *dn);

@@ -100,6 +100,40 @@ struct mrc_sock *mrc_table_lookup_qpn(struct net *net, u32 qpn)
 	return found;
 }
 
+/**
+ * mrc_table_lookup_peer() - find the connection to a peer's QPN at a peer's
+ * address, for the one packet that cannot name our QPN: a NO_CONN RESET
+ * (the peer forgot the connection, and data packets do not carry our QPN).
+ * A scan of the namespace's connections: the caller keeps it within a
+ * budget.
+ * @net: the namespace.
+ * @addr: the peer's address.
+ * @rqpn: the peer's QPN.
+ *
+ * Context: any.
+ * Return: the socket with a reference held, or NULL.
+ */
+struct mrc_sock *mrc_table_lookup_peer(struct net *net,
+				       const struct in6_addr *addr, u32 rqpn)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(net);
+	struct mrc_sock *msk, *found = NULL;
+	int bkt;
+
+	rcu_read_lock();
+	hash_for_each_rcu(dn->qpn_tbl, bkt, msk, qpn_node) {
+		if (READ_ONCE(msk->rqpn) == rqpn &&
+		    ipv6_addr_equal(&msk->daddr, addr) &&
+		    refcount_inc_not_zero(&msk->sk.sk_refcnt)) {
+			found = msk;
+			goto out;
+		}
+	}
+out:
+	rcu_read_unlock();
+	return found;
+}
+
 static bool mrc_port_used(struct mrc_dp_net *dn, u16 port, const struct in6_addr *addr,
 			  bool reuse)
 {

@@ -10,6 +10,8 @@
 int mrc_table_add_qpn(struct mrc_sock *msk);
 void mrc_table_del_qpn(struct mrc_sock *msk);
 struct mrc_sock *mrc_table_lookup_qpn(struct net *net, u32 qpn);
+struct mrc_sock *mrc_table_lookup_peer(struct net *net,
+				       const struct in6_addr *addr, u32 rqpn);
 int mrc_table_bind(struct mrc_sock *msk, u16 port);
 void mrc_table_unbind(struct mrc_sock *msk);
 struct mrc_sock *mrc_table_lookup_listener(struct net *net, u16 port,

@@ -385,8 +385,9 @@ enum mrc_event_type {
  * @MRC_MIB_RESET_NO_CONN_SENT: RESETs answering a data packet for an unknown
  *	connection (the peer restarted, or closed and its RESET was lost):
  *	the sender fails at once with ECONNRESET.
- * @MRC_MIB_CTL_DROP_RATELIMIT: stateless answers (RESET for an unknown
- *	connection) not sent: over the namespace's budget (1000 per second).
+ * @MRC_MIB_CTL_DROP_RATELIMIT: stateless control work not done, over the
+ *	namespace's budget (1000 per second): RESETs answering data for an
+ *	unknown connection, and the lookups of NO_CONN RESETs received.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
