@@ -185,6 +185,18 @@ std::string endpoint(const in6_addr &a, uint16_t port)
 	return "[" + addr_str(a) + "]:" + std::to_string(port);
 }
 
+// One sample per (label value, figure) of @vals, the label @key added to @l.
+void add_by(Families &fs, const char *name, const char *type, const std::string &help,
+	    const Labels &l, const char *key,
+	    const std::vector<std::pair<std::string, uint64_t>> &vals)
+{
+	for (const auto &[v, n] : vals) {
+		Labels lv = l;
+		lv.emplace_back(key, v);
+		fs.add(name, type, help, lv, num(n));
+	}
+}
+
 void add_mib(Families &fs, const Snapshot &s)
 {
 	for (const auto &[k, v] : s.stats.counters) {
@@ -271,13 +283,12 @@ void add_open_conns(Families &fs, const Snapshot &s)
 	const char *sums = " Summed over the open connections: falls when connections close.";
 	for (const auto &[id, ps] : planes) {
 		Labels l = {{"netns", s.netns}, {"plane", std::to_string(id)}};
-		for (unsigned st = 0; st < __MRC_PATH_STATE_MAX; st++) {
-			Labels ls = l;
-			ls.emplace_back("state", path_state_name(st));
-			fs.add("mrc_paths", "gauge",
-			       "EVs (paths) of the open connections, by plane and state.", ls,
-			       num(ps.states[st]));
-		}
+		std::vector<std::pair<std::string, uint64_t>> by_state;
+		for (unsigned st = 0; st < __MRC_PATH_STATE_MAX; st++)
+			by_state.emplace_back(path_state_name(st), ps.states[st]);
+		add_by(fs, "mrc_paths", "gauge",
+		       "EVs (paths) of the open connections, by plane and state.", l, "state",
+		       by_state);
 		fs.add("mrc_open_conns_plane_sent_packets", "gauge",
 		       std::string("Packets sent on the plane.") + sums, l, num(ps.tx));
 		fs.add("mrc_open_conns_plane_retransmitted_packets", "gauge",
@@ -319,16 +330,12 @@ void add_top_conns(Families &fs, const Snapshot &s, const Options &o)
 		fs.add("mrc_conn_received_bytes", "counter",
 		       "Payload bytes delivered to a connection's receiver.", l,
 		       num(c->bytes_recv));
-		const std::pair<const char *, uint64_t> causes[] = {{"rto", c->retx_rto},
-								    {"nack", c->retx_nack},
-								    {"sack", c->retx_sack},
-								    {"ev", c->retx_ev}};
-		for (const auto &[cause, n] : causes) {
-			Labels lc = l;
-			lc.emplace_back("cause", cause);
-			fs.add("mrc_conn_retransmissions", "counter",
-			       "Retransmissions of a connection, by cause.", lc, num(n));
-		}
+		add_by(fs, "mrc_conn_retransmissions", "counter",
+		       "Retransmissions of a connection, by cause.", l, "cause",
+		       {{"rto", c->retx_rto},
+			{"nack", c->retx_nack},
+			{"sack", c->retx_sack},
+			{"ev", c->retx_ev}});
 		fs.add("mrc_conn_recoveries", "counter", "Recoveries of a connection.", l,
 		       num(c->ttr_count));
 		fs.add("mrc_conn_recovery_max_seconds", "gauge",
@@ -342,17 +349,12 @@ void add_top_conns(Families &fs, const Snapshot &s, const Options &o)
 		fs.add("mrc_conn_inflight_bytes", "gauge",
 		       "Bytes a connection sent and has not seen acknowledged.", l,
 		       num(c->inflight));
-		const std::pair<const char *, uint32_t> states[] = {{"good", c->paths_good},
-								    {"skip", c->paths_skip},
-								    {"assumed-bad", c->paths_bad},
-								    {"denied", c->paths_denied},
-								    {"backup", c->paths_backup}};
-		for (const auto &[st, n] : states) {
-			Labels ls = l;
-			ls.emplace_back("state", st);
-			fs.add("mrc_conn_paths", "gauge", "EVs of a connection, by state.", ls,
-			       num(n));
-		}
+		add_by(fs, "mrc_conn_paths", "gauge", "EVs of a connection, by state.", l, "state",
+		       {{path_state_name(MRC_PATH_GOOD), c->paths_good},
+			{path_state_name(MRC_PATH_SKIP), c->paths_skip},
+			{path_state_name(MRC_PATH_ASSUMED_BAD), c->paths_bad},
+			{path_state_name(MRC_PATH_DENIED), c->paths_denied},
+			{path_state_name(MRC_PATH_BACKUP), c->paths_backup}});
 	}
 }
 
