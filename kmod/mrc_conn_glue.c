@@ -557,6 +557,7 @@ static void mrc_glue_events(struct mrc_sock *msk)
 		case MRC_CEV_RECOVERY:
 			mrc_event_recovery(net, msk->lqpn, ev.ttr_ns);
 			MRC_INC_STATS(net, MRC_MIB_RECOVERIES);
+			mrc_stats_ttr(net, ev.ttr_ns);
 			break;
 		default:
 			break;

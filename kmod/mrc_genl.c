@@ -530,7 +530,8 @@ out:
 /* ---- statistics and probes -------------------------------------------- */
 
 /**
- * mrc_genl_stats_get() - MRC_CMD_STATS_GET: the namespace's MIB counters.
+ * mrc_genl_stats_get() - MRC_CMD_STATS_GET: the namespace's MIB counters
+ * and its time-to-recovery histogram.
  * @skb: the request.
  * @info: its attributes, sender and extack.
  *
@@ -541,14 +542,18 @@ int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	struct nlattr *nest;
 	unsigned int i;
-	u64 *vals;
+	u64 *vals, *hist, sum_ns;
 	void *hdr;
 	int err = -EMSGSIZE;
 
-	vals = kcalloc(__MRC_MIB_MAX, sizeof(*vals), GFP_KERNEL);
+	/* One allocation: the counters, then the TTR histogram. */
+	vals = kcalloc(__MRC_MIB_MAX + MRC_TTR_BUCKETS, sizeof(*vals),
+		       GFP_KERNEL);
 	if (!vals)
 		return -ENOMEM;
+	hist = vals + __MRC_MIB_MAX;
 	mrc_stats_fold(genl_info_net(info), vals);
+	mrc_stats_fold_ttr(genl_info_net(info), hist, &sum_ns);
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg) {
 		kfree(vals);
@@ -566,6 +571,16 @@ int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		if (nla_put_u64_64bit(msg, i, vals[i], MRC_MIB_UNSPEC))
 			goto fail;
 	nla_nest_end(msg, nest);
+	/* Every bucket, empty ones too: the tools need not know the count. */
+	nest = nla_nest_start(msg, MRC_A_STATS_TTR_HIST);
+	if (!nest)
+		goto fail;
+	for (i = 0; i < MRC_TTR_BUCKETS; i++)
+		if (nla_put_u64_64bit(msg, i + 1, hist[i], 0))
+			goto fail;
+	nla_nest_end(msg, nest);
+	if (nla_put_u64_64bit(msg, MRC_A_STATS_TTR_SUM, sum_ns, MRC_A_PAD))
+		goto fail;
 	genlmsg_end(msg, hdr);
 	kfree(vals);
 	return genlmsg_reply(msg, info);

@@ -7,6 +7,10 @@
  * STATS_GET command and /proc/net/mrc_stat ("Name value" lines, like
  * /proc/net/netstat). The data path appends counters to the uapi enum and
  * a name here; a BUILD_BUG_ON keeps the two in step.
+ *
+ * Beside the counters, a namespace keeps a time-to-recovery histogram of
+ * every recovery of its connections (the buckets of the connections' own
+ * histograms), which outlives them: netlink STATS_GET returns it.
  */
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -17,6 +21,7 @@
 
 #include "mrc_kern.h"
 #include "mrc_stats.h"
+#include "core/mrc_ttr.h"
 
 static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_UNSPEC] = NULL,
@@ -93,6 +98,44 @@ void mrc_stats_fold(struct net *net, u64 *out)
 
 		for (i = 1; i < __MRC_MIB_MAX; i++)
 			out[i] += READ_ONCE(m->mibs[i]);
+	}
+}
+
+/**
+ * mrc_stats_ttr() - count one recovery in a namespace's TTR histogram.
+ * @net: the namespace.
+ * @ttr_ns: its time to recovery.
+ *
+ * Any context; the connection's own histogram counts it too (the core).
+ */
+void mrc_stats_ttr(struct net *net, u64 ttr_ns)
+{
+	struct mrc_mib_stats __percpu *mib = mrc_net(net)->mib;
+
+	this_cpu_inc(mib->ttr_hist[mrc_ttr_bucket(ttr_ns)]);
+	this_cpu_add(mib->ttr_sum_ns, ttr_ns);
+}
+
+/**
+ * mrc_stats_fold_ttr() - sum a namespace's TTR histogram over every CPU.
+ * @net: the namespace.
+ * @hist: MRC_TTR_BUCKETS counts, by bucket.
+ * @sum_ns: the sum of the times to recovery counted.
+ */
+void mrc_stats_fold_ttr(struct net *net, u64 *hist, u64 *sum_ns)
+{
+	struct mrc_net *mn = mrc_net(net);
+	unsigned int i;
+	int cpu;
+
+	memset(hist, 0, sizeof(*hist) * MRC_TTR_BUCKETS);
+	*sum_ns = 0;
+	for_each_possible_cpu(cpu) {
+		const struct mrc_mib_stats *m = per_cpu_ptr(mn->mib, cpu);
+
+		for (i = 0; i < MRC_TTR_BUCKETS; i++)
+			hist[i] += READ_ONCE(m->ttr_hist[i]);
+		*sum_ns += READ_ONCE(m->ttr_sum_ns);
 	}
 }
 

@@ -12,17 +12,24 @@
 
 /**
  * struct mrc_mib_stats - per-CPU MIB counters of a namespace, indexed by
- * enum mrc_mib.
+ * enum mrc_mib, and its time-to-recovery histogram.
  * @mibs: the counters.
+ * @ttr_hist: recoveries per bucket (MRC_TTR_BUCKETS, the buckets of the
+ *	connections' histograms), of every connection of the namespace.
+ * @ttr_sum_ns: sum of the times to recovery counted in @ttr_hist.
  */
 struct mrc_mib_stats {
 	unsigned long mibs[__MRC_MIB_MAX];
+	unsigned long ttr_hist[MRC_TTR_BUCKETS];
+	u64 ttr_sum_ns;
 };
 
 /* Statistics. */
 int mrc_stats_net_init(struct net *net);
 void mrc_stats_net_exit(struct net *net);
 void mrc_stats_fold(struct net *net, u64 *out);
+void mrc_stats_ttr(struct net *net, u64 ttr_ns);
+void mrc_stats_fold_ttr(struct net *net, u64 *hist, u64 *sum_ns);
 
 /**
  * MRC_INC_STATS() - count one event in a namespace's MIB (any context).

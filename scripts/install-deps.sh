@@ -26,10 +26,13 @@ packages=(
 	# plots of make demo and make bench
 	python3-matplotlib
 )
-# Unmodified applications of the apps tests (selftests/tests/8x-apps-*):
-# installed without their recommendations (python3-torch recommends a
-# few hundred MB of build tools and extras the tests do not use).
-apps_packages=(python3-torch openmpi-bin libopenmpi-dev iperf3)
+# Unmodified applications of the apps tests (selftests/tests/8x-apps-*)
+# and the metrics test's Prometheus: installed without their
+# recommendations (python3-torch recommends a few hundred MB of build
+# tools and extras the tests do not use, prometheus the node exporter).
+apps_packages=(python3-torch openmpi-bin libopenmpi-dev iperf3
+	# 45-prometheus and the promtool unit test: prometheus (and promtool), curl
+	prometheus curl)
 if [ "${1:-}" = "--bench" ]; then
 	packages+=(iperf3 mptcpize python3-matplotlib linux-perf)
 fi

@@ -469,6 +469,16 @@ Stats parse_stats(const std::vector<uint8_t> &attrs)
 	for (const auto &a : nest.all())
 		if (a.type() != MRC_MIB_UNSPEC && a.size() == 8)
 			s.counters.emplace_back(a.type(), a.u64());
+	Attrs top(attrs);
+	if (top.has(MRC_A_STATS_TTR_HIST)) {
+		TtrHistogram h;
+		Attrs hist = top.nested(MRC_A_STATS_TTR_HIST);
+		for (const auto &b : hist.all())
+			if (b.type() >= 1 && b.type() <= MRC_TTR_BUCKETS && b.size() == 8)
+				h.buckets[b.type() - 1] = b.u64();
+		h.sum_ns = top.u64(MRC_A_STATS_TTR_SUM).value_or(0);
+		s.ttr = h;
+	}
 	return s;
 }
 

@@ -25,11 +25,12 @@ namespace mrc {
 namespace {
 
 const char *const kTop[] = {
-    "MRC_A_UNSPEC",   "MRC_A_PAD",           "MRC_A_INFO_VERSION",
-    "MRC_A_INFO_AF",  "MRC_A_INFO_UDP_PORT", "MRC_A_INFO_NETNS_COOKIE",
-    "MRC_A_PLANE",    "MRC_A_PATH",          "MRC_A_POLICY",
-    "MRC_A_SETTINGS", "MRC_A_CONN",          "MRC_A_STATS",
-    "MRC_A_PROBE",    "MRC_A_EVENT",         "MRC_A_INFO_IPPROTO",
+    "MRC_A_UNSPEC",         "MRC_A_PAD",           "MRC_A_INFO_VERSION",
+    "MRC_A_INFO_AF",        "MRC_A_INFO_UDP_PORT", "MRC_A_INFO_NETNS_COOKIE",
+    "MRC_A_PLANE",          "MRC_A_PATH",          "MRC_A_POLICY",
+    "MRC_A_SETTINGS",       "MRC_A_CONN",          "MRC_A_STATS",
+    "MRC_A_PROBE",          "MRC_A_EVENT",         "MRC_A_INFO_IPPROTO",
+    "MRC_A_STATS_TTR_HIST", "MRC_A_STATS_TTR_SUM",
 };
 static_assert(std::size(kTop) == MRC_A_MAX + 1, "name every mrc_attr value");
 const char *const kPlane[] = {

@@ -142,6 +142,21 @@ std::string mib_name(uint32_t mib)
 	return "Mib" + std::to_string(mib);
 }
 
+uint64_t TtrHistogram::count() const
+{
+	uint64_t n = 0;
+	for (uint64_t b : buckets)
+		n += b;
+	return n;
+}
+
+std::optional<uint64_t> ttr_bucket_upper_ns(size_t b)
+{
+	if (b + 1 >= MRC_TTR_BUCKETS)
+		return std::nullopt;
+	return (uint64_t{1} << b) * 1000;
+}
+
 std::string addr_str(const in6_addr &a)
 {
 	char buf[INET6_ADDRSTRLEN];

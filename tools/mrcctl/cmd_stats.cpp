@@ -7,6 +7,8 @@
 #include <ctime>
 #include <thread>
 
+#include <mrc/metrics.hpp>
+
 #include <linux/mrc.h>
 #include <net/if.h>
 
@@ -61,7 +63,36 @@ void add_stats_command(CLI::App &app, Context &ctx)
 	cmd->add_option("-w,--watch", *watch, "repeat every SECONDS, with rates")
 	    ->check(CLI::Range(0.1, 3600.0));
 	cmd->add_option("-c,--count", *count, "with -w: stop after COUNT reports");
-	cmd->callback([&ctx, all, watch, count]() {
+	auto output = std::make_shared<std::string>("table");
+	auto top = std::make_shared<size_t>(0);
+	auto top_by = std::make_shared<std::string>("bytes");
+	auto netns = std::make_shared<std::string>();
+	cmd->add_option("-o,--output", *output,
+			"table, prometheus (text format 0.0.4) or openmetrics")
+	    ->check(CLI::IsMember({"table", "prometheus", "openmetrics"}));
+	cmd->add_option("--top", *top, "with -o: metrics of the N busiest connections");
+	cmd->add_option("--top-by", *top_by, "with --top: bytes or retx")
+	    ->check(CLI::IsMember({"bytes", "retx"}));
+	cmd->add_option("--netns-label", *netns,
+			"with -o: the netns label (default: the namespace's name)");
+	cmd->callback([&ctx, all, watch, count, output, top, top_by, netns]() {
+		if (*output != "table") {
+			if (*watch > 0)
+				throw UsageError("stats: -w cannot go with -o " + *output);
+			mrc::metrics::Options o;
+			o.format = *output == "openmetrics" ? mrc::metrics::Format::OpenMetrics
+							    : mrc::metrics::Format::Prometheus;
+			o.top_n = *top;
+			o.top_by = *top_by == "retx" ? mrc::metrics::TopBy::Retx
+						     : mrc::metrics::TopBy::Bytes;
+			mrc::metrics::Snapshot s;
+			s.netns = netns->empty() ? mrc::metrics::netns_label() : *netns;
+			s.stats = ctx.nl().stats();
+			s.planes = ctx.nl().planes();
+			s.conns = ctx.nl().conns();
+			*ctx.out << mrc::metrics::render({s}, o);
+			return;
+		}
 		mrc::Stats prev = ctx.nl().stats();
 		if (*watch <= 0) {
 			print_stats(ctx, prev, nullptr, 0, *all);

@@ -480,7 +480,9 @@ enum mrc_mib {
  * @MRC_CMD_SETTINGS_SET: change settings (do; MRC_A_SETTINGS). CAP_NET_ADMIN.
  * @MRC_CMD_CONN_GET: one connection (do, MRC_A_CONN with id) or all, optionally
  *	filtered by the attributes of MRC_A_CONN (dump).
- * @MRC_CMD_STATS_GET: the namespace's MIB counters (do; MRC_A_STATS).
+ * @MRC_CMD_STATS_GET: the namespace's MIB counters and its time-to-recovery
+ *	histogram (do; MRC_A_STATS, MRC_A_STATS_TTR_HIST,
+ *	MRC_A_STATS_TTR_SUM).
  * @MRC_CMD_PROBE: send an EV probe along one path to a destination and report
  *	its round-trip time (do; MRC_A_PROBE). CAP_NET_ADMIN.
  * @MRC_CMD_EVENT: a notification of the "events" multicast group (MRC_A_EVENT);
@@ -534,6 +536,13 @@ enum mrc_cmd {
  * @MRC_A_EVENT: an event (nested, enum mrc_event_attr).
  * @MRC_A_INFO_IPPROTO: protocol number of MRC sockets under AF_INET6 the module
  *	registered, 0 if none (u32).
+ * @MRC_A_STATS_TTR_HIST: the namespace's time-to-recovery histogram, every
+ *	recovery of every connection since the namespace was created, kept
+ *	when connections close (nested, in MRC_CMD_STATS_GET replies:
+ *	attribute type b + 1 is the u64 count of bucket b of MRC_TTR_BUCKETS,
+ *	every bucket present; type 0 pads).
+ * @MRC_A_STATS_TTR_SUM: sum of the times to recovery counted in
+ *	MRC_A_STATS_TTR_HIST (u64, ns).
  * @__MRC_A_MAX: number of attributes.
  * @MRC_A_MAX: highest attribute.
  */
@@ -553,6 +562,8 @@ enum mrc_attr {
 	MRC_A_PROBE,
 	MRC_A_EVENT,
 	MRC_A_INFO_IPPROTO,
+	MRC_A_STATS_TTR_HIST,
+	MRC_A_STATS_TTR_SUM,
 
 	__MRC_A_MAX,
 	MRC_A_MAX = __MRC_A_MAX - 1

@@ -105,10 +105,27 @@ struct ConnFilter {
 	std::optional<uint8_t> state;
 };
 
+/// A time-to-recovery histogram in the buckets of MRC_TTR_BUCKETS.
+struct TtrHistogram {
+	/// Recoveries per bucket: [0] under 1 us, [i] from 2^(i-1) us to
+	/// 2^i us, the last from 2^(MRC_TTR_BUCKETS-2) us up.
+	std::array<uint64_t, MRC_TTR_BUCKETS> buckets{};
+	uint64_t sum_ns = 0; ///< sum of the times counted
+	uint64_t count() const;
+};
+
+/// Exclusive upper bound of TTR bucket @b in nanoseconds (1 us for
+/// bucket 0, 2^b us after it); std::nullopt for the last bucket, which
+/// has none.
+std::optional<uint64_t> ttr_bucket_upper_ns(size_t b);
+
 /// MIB counters: value by enum mrc_mib index (index 0 unused).
 struct Stats {
 	std::vector<std::pair<uint32_t, uint64_t>> counters;
 	std::optional<uint64_t> get(uint32_t mib) const;
+	/// The namespace's TTR histogram, every recovery of every connection
+	/// (absent from modules that predate it).
+	std::optional<TtrHistogram> ttr;
 };
 
 struct ProbeResult {

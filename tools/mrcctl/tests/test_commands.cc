@@ -417,6 +417,43 @@ TEST_F(Cmd, StatsWatchShowsRates)
 	EXPECT_EQ(run({"stats", "-w", "0"}), mrcctl::kUsage);
 }
 
+TEST_F(Cmd, StatsAsPrometheusAndOpenMetrics)
+{
+	fake->reply_many({stats_msg(10)});
+	fake->reply_many({}); // planes
+	fake->reply_many({}); // connections
+	EXPECT_EQ(run({"stats", "-o", "prometheus", "--netns-label", "ns1"}), mrcctl::kOk)
+	    << err.str();
+	ASSERT_EQ(fake->calls.size(), 3u);
+	EXPECT_EQ(fake->calls[1].operation, "plane show");
+	EXPECT_EQ(fake->calls[2].operation, "conn show");
+	std::string s = out.str();
+	EXPECT_NE(s.find("# TYPE mrc_in_packets_total counter\nmrc_in_packets_total{netns=\"ns1\"} "
+			 "10\n"),
+		  std::string::npos)
+	    << s;
+	EXPECT_NE(s.find("mrc_plane_transitions_total{netns=\"ns1\",to=\"down\"} 1\n"),
+		  std::string::npos);
+	out.str("");
+	fake->reply_many({stats_msg(10)});
+	fake->reply_many({});
+	fake->reply_many({});
+	EXPECT_EQ(run({"stats", "-o", "openmetrics", "--netns-label", "ns1"}), mrcctl::kOk);
+	EXPECT_NE(out.str().find("# TYPE mrc_in_packets counter\n"), std::string::npos);
+	EXPECT_EQ(out.str().substr(out.str().size() - 6), "# EOF\n");
+}
+
+TEST_F(Cmd, StatsOutputUsageErrors)
+{
+	EXPECT_EQ(run({"stats", "-o", "xml"}), mrcctl::kUsage);
+	EXPECT_EQ(run({"stats", "-o", "prometheus", "-w", "1"}), mrcctl::kUsage);
+	EXPECT_NE(err.str().find("mrcctl: stats: -w cannot go with -o prometheus"),
+		  std::string::npos)
+	    << err.str();
+	EXPECT_EQ(run({"stats", "-o", "prometheus", "--top-by", "age"}), mrcctl::kUsage);
+	EXPECT_TRUE(fake->calls.empty());
+}
+
 mrc::Message event_msg(uint8_t type)
 {
 	AttrWriter w;

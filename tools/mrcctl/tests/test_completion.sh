@@ -22,4 +22,6 @@ expect "rto-max retry-limit" mrcctl policy set p rto-min 1ms r
 expect "dst deny" mrcctl path add 1 d
 expect "weight allow" mrcctl path set 1 deny ""
 expect "up down" mrcctl -j plane set 0 admin ""
+expect "prometheus" mrcctl stats -o p
+expect "bytes retx" mrcctl stats -o openmetrics --top 5 --top-by ""
 exit $fail
