@@ -92,6 +92,12 @@ const MibMetric kMib[] = {
     {"mrc_handshake_unreachable", nullptr, nullptr,
      "Connection requests answered by ICMPv6 port unreachable (no MRC there)."},
     {"mrc_tcp_accepted", nullptr, nullptr, "Plain TCP connections accepted by MRC listeners."},
+    {"mrc_path_flaps", nullptr, nullptr,
+     "EVs that failed again right after coming back from assumed-bad."},
+    {"mrc_resets_no_conn_sent", nullptr, nullptr,
+     "RESETs answering data for an unknown connection (the peer restarted)."},
+    {"mrc_control_ratelimited", nullptr, nullptr,
+     "Stateless control work (NO_CONN RESETs) over the namespace's budget."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 
