@@ -22,4 +22,8 @@ expect "rto-max retry-limit" mrcctl policy set p rto-min 1ms r
 expect "dst deny" mrcctl path add 1 d
 expect "weight allow" mrcctl path set 1 deny ""
 expect "up down" mrcctl -j plane set 0 admin ""
+expect "top" mrcctl t
+expect "-i --interval -n --iterations -c --conns" mrcctl top -
+expect "--interval --iterations" mrcctl top -i 0.5 --i
+expect "" mrcctl top -n ""
 exit $fail
