@@ -57,30 +57,35 @@ mrc_check "SEQPACKET 10 x 20000-byte messages verified" \
 	-t seqpacket -m 20000 -n 200000
 
 # A SEQPACKET reader that stops reading (SIGSTOP): once its 1024 unread
-# messages fill the queue, the next message end is refused with a NACK
+# messages fill the queue, the next message end is dropped and NACKed
 # (NO_PKT_BUFFER), and retransmitted once the reader goes on. Its socket
 # gets a receive buffer of 32 MiB (rmem_default while it is created), so
-# that the packets of 1024 small messages fit in its memory: below that,
-# they are dropped before the connection sees them (InDropNomem).
+# that the packets of 1024 small messages fit in its memory. The reader
+# goes on as soon as the queue is full: the NACK leaves only when the
+# connection next sends (the reader's progress), and a sender whose
+# messages are dropped long enough gives the connection up (ETIMEDOUT).
 port=$((20000 + RANDOM % 10000))
 nack0=$(mib_b NackOut)
+full0=$(mib_b InDropNomem)
 rmem=$(cat /proc/sys/net/core/rmem_default)
 mrc_on_exit "echo $rmem > /proc/sys/net/core/rmem_default"
 echo 33554432 > /proc/sys/net/core/rmem_default
 : > "$res/nack.server.log"
-mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -t seqpacket -m 8 -n 12000 \
+mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -t seqpacket -m 8 -n 10240 \
 	> "$res/nack.server" 2> "$res/nack.server.log"
 srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/nack.server.log"
 echo "$rmem" > /proc/sys/net/core/rmem_default
 kill -STOP "$srv"
 mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" -t seqpacket \
-	-m 8 -n 12000 > "$res/nack.client" 2> "$res/nack.client.log"
+	-m 8 -n 10240 > "$res/nack.client" 2> "$res/nack.client.log"
 cli=$MRC_BG_PID
-mrc_check "a stopped SEQPACKET reader NACKs (NackOut)" \
+mrc_check "a stopped SEQPACKET reader's queue fills (InDropNomem)" \
+	mrc_wait_for 30 mrc_mib_at_least "$FAB_B" InDropNomem $((full0 + 1))
+kill -CONT "$srv"
+mrc_check "the reader goes on: the NACK is sent (NackOut)" \
 	mrc_wait_for 30 mrc_mib_at_least "$FAB_B" NackOut $((nack0 + 1)) ||
 	mrc_info "B: $(in_ns "$FAB_B" awk '$1 ~ /^(InPkts|InDrop|NackOut)/ { printf "%s %s ", $1, $2 }' /proc/net/mrc_stat)"
-kill -CONT "$srv"
 gone() { ! kill -0 "$1" 2>/dev/null; }
 nack_done() { # both ends finished within 60 s, the server verified every byte
 	mrc_wait_for 60 gone "$cli" && mrc_wait_for 60 gone "$srv" &&
@@ -92,10 +97,10 @@ mrc_check "the NACKed transfer completes, verified" nack_done ||
 wait "$cli" "$srv" 2>/dev/null
 
 # A refused connection: nobody listens on the port (CM_REJ).
-rej0=$(mrc_mib "$FAB_A" HsRejected)
+rej0=$(mib_b HsRejected)
 in_ns "$FAB_A" "$MRC_PERF" client -c "$FAB_B_ADDR" -p 9 -n 8 >/dev/null 2>&1
-mrc_check "a connection to a closed port is refused (HsRejected)" \
-	mrc_mib_at_least "$FAB_A" HsRejected $((rej0 + 1))
+mrc_check "a connection to a closed port is refused (B's HsRejected)" \
+	mrc_mib_at_least "$FAB_B" HsRejected $((rej0 + 1))
 
 # A connection kept idle with keepalive (RELIABILITY_PROBE every second)
 # while B's plane 1 goes down and up (PORT_STATUS_UPDATE to A), then

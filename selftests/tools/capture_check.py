@@ -55,7 +55,11 @@ TYPES = collections.OrderedDict([
     ("WRITE_ONLY", (0xCA, None, DATA + ["mrc.payload"])),
     ("WRITE_FIRST", (0xC6, None, DATA + ["mrc.payload"])),
     ("WRITE_MIDDLE", (0xC7, None, DATA + ["mrc.payload"])),
-    ("WRITE_LAST", (0xC8, None, DATA + ["mrc.payload"])),
+    # a SEQPACKET message ends with an immediate (its RQMSN), so MRC for
+    # Linux sends WRITE_LAST_WITH_IMM and WRITE_ONLY_WITH_IMM, never
+    # WRITE_LAST
+    ("WRITE_LAST_WITH_IMM", (0xC9, None, DATA + ["mrc.payload", "mrc.immdt.imm"])),
+    ("WRITE_ONLY_WITH_IMM", (0xCB, None, DATA + ["mrc.payload", "mrc.immdt.imm"])),
     ("data retransmission", (None, ("mrc.bth.rtx", "1"), DATA)),
     ("data with TSETH", (None, ("mrc.bth.ts", "1"),
                          DATA + ["mrc.tseth.tx_timestamp", "mrc.tseth.tsr",

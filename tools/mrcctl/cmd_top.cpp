@@ -88,6 +88,21 @@ std::string human(double v)
 	return fixed(v, u ? 1 : 0) + units[u];
 }
 
+/// 2652770 ns -> "2.65ms": three significant digits, for a glance.
+std::string short_duration(uint64_t ns)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}};
+	for (const auto &u : units) {
+		double v = static_cast<double>(ns) / u.scale;
+		if (v >= 1)
+			return fixed(v, v >= 100 ? 0 : v >= 10 ? 1 : 2) + u.unit;
+	}
+	return std::to_string(ns) + "ns";
+}
+
 std::string endpoint(const in6_addr &a, uint16_t port)
 {
 	return "[" + mrc::addr_str(a) + "]:" + std::to_string(port);
@@ -158,8 +173,8 @@ std::string ttr_text(const mrc::Conn &c)
 	if (!c.ttr_count)
 		return "-";
 	auto p99 = ttr_quantile_ns(c, 0.99);
-	return std::to_string(c.ttr_count) + "/p99<" + format_duration(p99.value_or(0)) + "/max " +
-	       format_duration(c.ttr_max_ns);
+	return std::to_string(c.ttr_count) + "/p99<" + short_duration(p99.value_or(0)) + "/max " +
+	       short_duration(c.ttr_max_ns);
 }
 
 void print_frame(Context &ctx, const Sample &now, const Sample &prev, double secs, double interval,

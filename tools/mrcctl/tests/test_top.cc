@@ -164,7 +164,7 @@ TEST_F(Top, PlainFramesWithRates)
 	EXPECT_NE(second.find("[2001:db8::2]:6001  stream  established  10.0MB"), std::string::npos)
 	    << second;
 	// conn 7: 2 retransmissions, 2/s, two recoveries under 4.096 ms, max 3 ms
-	EXPECT_NE(second.find("2.0MB   0B    2     2.0     2/p99<3ms/max 3ms  250us"),
+	EXPECT_NE(second.find("2.0MB   0B    2     2.0     2/p99<3.00ms/max 3.00ms  250us"),
 		  std::string::npos)
 	    << second;
 }
