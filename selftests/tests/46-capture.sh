@@ -135,27 +135,12 @@ kill -INT "$cap"
 wait "$cap"
 mrc_info "capture: $(stat -c %s "$pcap") bytes; traffic took $((SECONDS - t_start)) s since the start"
 
-# What tshark makes of it.
+# What tshark makes of it: one tshark run (seconds in the emulated VM),
+# in the background while mrcctl top is checked.
 t0=$SECONDS
-mrc_check "tshark reads the capture with mrc.lua" \
-	sh -c "python3 '$MRC_ROOT/selftests/tools/capture_check.py' --lua '$LUA' '$pcap' > '$res/check.txt'"
-mrc_info "tshark: $((SECONDS - t0)) s"
-while IFS=$'\t' read -r name count miss; do
-	name=${name#type }
-	mrc_check_match "tshark: $name: $count packets, every field decoded" \
-		"^[1-9][0-9]* -$" "$count $miss"
-done < <(grep '^type ' "$res/check.txt")
-read -r _ n_mrc < <(grep '^mrc ' "$res/check.txt")
-read -r _ n_not frames_not < <(grep '^not_mrc ' "$res/check.txt")
-read -r _ n_bad frames_bad < <(grep '^bad ' "$res/check.txt")
-read -r _ n_low ports_low < <(grep '^lowport ' "$res/check.txt")
-mrc_check_eq "tshark: every packet to UDP 4791 decoded as MRC (${n_mrc:-0}; undecoded frames: ${frames_not:-?})" \
-	0 "${n_not:-missing}"
-mrc_check_eq "tshark: no MRC packet malformed or with an error (frames: ${frames_bad:-?})" \
-	0 "${n_bad:-missing}"
-mrc_info "MRC packets from a UDP source port below 4791: ${n_low:-?} (ports ${ports_low:-?}):" \
-	"with Wireshark's default preferences they go to that port's dissector first"
-[ "${_mrc_failed}" = 0 ] || mrc_keep capture "$pcap" "$res/check.txt"
+python3 "$MRC_ROOT/selftests/tools/capture_check.py" --lua "$LUA" "$pcap" \
+	> "$res/check.txt" 2> "$res/check.err" &
+check=$!
 
 # mrcctl top while a transfer runs: two frames, non-zero rates.
 port=$((20000 + RANDOM % 10000))
@@ -176,5 +161,26 @@ mrc_check "mrcctl top: non-zero send rate while the transfer runs ($(top_rate) p
 mrc_check_match "mrcctl top: lists the connection" "[[]$FAB_B_ADDR[]]:$port" "$(cat "$res/top.txt")"
 kill "$topcli" 2>/dev/null
 sed 's/^/# /' "$res/top.txt" | tail -25
+wait "$check"
+crc=$?
+mrc_check_eq "tshark reads the capture with mrc.lua (exit status; $(head -c 300 "$res/check.err"))" 0 "$crc"
+mrc_info "tshark and the checks: $((SECONDS - t0)) s"
+while IFS=$'\t' read -r name count miss; do
+	name=${name#type }
+	mrc_check_match "tshark: $name: $count packets, every field decoded" \
+		"^[1-9][0-9]* -$" "$count $miss"
+done < <(grep '^type ' "$res/check.txt")
+read -r _ n_mrc < <(grep '^mrc ' "$res/check.txt")
+read -r _ n_not frames_not < <(grep '^not_mrc ' "$res/check.txt")
+read -r _ n_bad frames_bad < <(grep '^bad ' "$res/check.txt")
+read -r _ n_low ports_low < <(grep '^lowport ' "$res/check.txt")
+mrc_check_eq "tshark: every packet to UDP 4791 decoded as MRC (${n_mrc:-0}; undecoded frames: ${frames_not:-?})" \
+	0 "${n_not:-missing}"
+mrc_check_eq "tshark: no MRC packet malformed or with an error (frames: ${frames_bad:-?})" \
+	0 "${n_bad:-missing}"
+mrc_info "MRC packets from a UDP source port below 4791: ${n_low:-?} (ports ${ports_low:-?}):" \
+	"with Wireshark's default preferences they go to that port's dissector first"
+[ "${_mrc_failed}" = 0 ] || mrc_keep capture "$pcap" "$res/check.txt"
+
 mrc_info "46-capture: $((SECONDS - t_start)) s"
 mrc_done
