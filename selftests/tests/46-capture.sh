@@ -131,6 +131,10 @@ mrc_check "SO_LINGER 0 resets the connection (B's ConnReset)" \
 	mrc_wait_for 30 mrc_mib_at_least "$FAB_B" ConnReset $((reset0 + 1))
 wait "$abort"
 
+# The kernel hands captured packets to dumpcap a block at a time, a block
+# being retired when full or after a timeout; stopping dumpcap at once
+# would lose the last packets (the RESET): give it that timeout.
+sleep 1.5
 kill -INT "$cap"
 wait "$cap"
 mrc_info "capture: $(stat -c %s "$pcap") bytes; traffic took $((SECONDS - t_start)) s since the start"
