@@ -33,14 +33,20 @@ pcap=$root/build/demo/mrc-demo.pcapng
 lua=$root/tools/wireshark/mrc.lua
 if [ -s "$pcap" ] && command -v tshark >/dev/null; then
 	printf '\n\033[1m## One MRC data packet of the capture on host A'"'"'s plane 0\033[0m\n'
+	ts=(tshark -n -r "$pcap" -X lua_script:"$lua" -o udp.try_heuristic_first:TRUE)
 	data='mrc.bth.opcode >= 0xc6 && mrc.bth.opcode <= 0xcb'
+	frame=
 	for filter in "$data && frame.len == frame.cap_len" "$data"; do
-		decoded=$(tshark -r "$pcap" -X lua_script:"$lua" -o udp.try_heuristic_first:TRUE \
-			-Y "$filter" -c 1 -O mrc -V 2>&1 | sed -n '/^User Datagram Protocol/,$p' | cut -c1-110)
-		[ -n "$decoded" ] && break
+		frame=$("${ts[@]}" -Y "$filter" -T fields -e frame.number 2>/dev/null | head -1)
+		[ -n "$frame" ] && break
 	done
-	echo "\$ tshark -r $pcap -X lua_script:$lua -o udp.try_heuristic_first:TRUE -Y '$filter' -c 1 -O mrc -V"
-	echo "${decoded:-demo: no MRC data packet in the capture}"
+	if [ -n "$frame" ]; then
+		echo "\$ tshark -r $pcap -X lua_script:$lua -Y 'frame.number == $frame' -O mrc -V"
+		"${ts[@]}" -Y "frame.number == $frame" -O mrc -V 2>&1 |
+			sed -n '/^User Datagram Protocol/,$p' | cut -c1-110
+	else
+		echo "demo: no MRC data packet in the capture"
+	fi
 fi
 printf '\n\033[1m## Verdict\033[0m\n'
 echo "$(cat build/demo/verdict.txt 2>/dev/null || echo "demo: no verdict (see $root/build/demo/console.log)")${plot:+ Plot: $plot}"

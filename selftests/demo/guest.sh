@@ -44,9 +44,9 @@ mon=$!
 _mrc_pids+=("$mon")
 # A capture of host A's plane 0 for Wireshark/tshark (make demo prints one
 # decoded packet of it): headers and the first bytes of each packet
-# (snaplen 256), the first 20000 packets at most.
+# (snaplen 256), the first 5000 packets at most.
 mkdir -p "$work"
-mrc_bg_in_ns "$FAB_A" dumpcap -q -i pl0 -s 256 -c 20000 -a filesize:16384 \
+mrc_bg_in_ns "$FAB_A" dumpcap -q -i pl0 -s 256 -c 5000 -a filesize:8192 \
 	-w "$work/mrc-demo.pcapng" 2> "$work/dumpcap.log"
 cap=$MRC_BG_PID
 
