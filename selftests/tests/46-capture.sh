@@ -162,7 +162,7 @@ top_rate() { # the second frame's sent packets/s
 }
 mrc_check "mrcctl top: non-zero send rate while the transfer runs ($(top_rate) packets/s)" \
 	awk -v r="$(top_rate)" 'BEGIN { exit !(r + 0 > 0) }'
-mrc_check_match "mrcctl top: lists the connection" "[[]$FAB_B_ADDR[]]:$port" "$(cat "$res/top.txt")"
+mrc_check_match "mrcctl top: lists the connection" "[[]${FAB_B_ADDR}[]]:$port" "$(cat "$res/top.txt")"
 kill "$topcli" 2>/dev/null
 sed 's/^/# /' "$res/top.txt" | tail -25
 wait "$check"
