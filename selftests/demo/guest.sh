@@ -119,7 +119,7 @@ for tr in mrc tcp; do
 done
 kill -INT "$cap" 2>/dev/null
 wait "$cap" 2>/dev/null
-cp "$work/mrc-demo.pcapng" "$out/" 2>/dev/null
+cp "$work/mrc-demo.pcapng" "$out/" 2>/dev/null && chmod 644 "$out/mrc-demo.pcapng"
 
 say "5. What happened"
 cut=$(cat "$out/fault_unix")
