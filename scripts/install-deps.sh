@@ -21,15 +21,19 @@ packages=(
 	tshark
 	# kernel code checks, fuzzing, coverage
 	sparse clang llvm libclang-rt-14-dev gcovr
+	# building Debian's kernel for make check-debug (linux-source only
+	# recommends them, and recommendations are not installed)
+	bc bison flex libelf-dev libssl-dev rsync
 	# the netlink code generator and its check (scripts/mrc-nlgen.py)
 	python3-yaml
 	# plots of make demo and make bench
 	python3-matplotlib
 )
 # Unmodified applications of the apps tests (selftests/tests/8x-apps-*)
-# and the metrics test's Prometheus: installed without their
-# recommendations (python3-torch recommends a few hundred MB of build
-# tools and extras the tests do not use, prometheus the node exporter).
+# and the metrics test's Prometheus, like everything here installed
+# without their recommendations (python3-torch recommends a few hundred MB
+# of build tools and extras the tests do not use, prometheus the node
+# exporter).
 apps_packages=(python3-torch openmpi-bin libopenmpi-dev iperf3
 	# 45-prometheus and the promtool unit test: prometheus (and promtool), curl
 	prometheus curl)
@@ -59,9 +63,14 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]} ${apps_missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# tshark's wireshark-common asks whether non-root users may capture: keep
+# Debian's default (no) without asking.
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	$sudo debconf-set-selections
 $sudo apt-get update -q
+# Never the recommendations: only what the build and the tests use.
 if [ ${#missing[@]} -gt 0 ]; then
-	$sudo apt-get install -y -q "${missing[@]}"
+	$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 if [ ${#apps_missing[@]} -gt 0 ]; then
 	$sudo apt-get install -y -q --no-install-recommends "${apps_missing[@]}"

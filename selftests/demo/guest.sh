@@ -42,6 +42,13 @@ run A "$MRCCTL" policy show training
 A "$MRCCTL" monitor > "$out/monitor.txt" 2>&1 &
 mon=$!
 _mrc_pids+=("$mon")
+# A capture of host A's plane 0 for Wireshark/tshark (make demo prints one
+# decoded packet of it): headers and the first bytes of each packet
+# (snaplen 256), the first 5000 packets at most.
+mkdir -p "$work"
+mrc_bg_in_ns "$FAB_A" dumpcap -q -i pl0 -s 256 -c 5000 -a filesize:8192 \
+	-w "$work/mrc-demo.pcapng" 2> "$work/dumpcap.log"
+cap=$MRC_BG_PID
 
 say "4. The same training job, twice: unmodified PyTorch, over MRC (mrcize) and over TCP"
 # One launcher per transport (lib_apps.sh): torch imported once, one
@@ -110,6 +117,9 @@ for tr in mrc tcp; do
 	mkdir -p "$out/$tr"
 	cp "$work/$tr"/*.json "$work/$tr/log" "$out/$tr/" 2>/dev/null
 done
+kill -INT "$cap" 2>/dev/null
+wait "$cap" 2>/dev/null
+cp "$work/mrc-demo.pcapng" "$out/" 2>/dev/null && chmod 644 "$out/mrc-demo.pcapng"
 
 say "5. What happened"
 cut=$(cat "$out/fault_unix")
@@ -136,5 +146,5 @@ verdict="A spine link died under both jobs: over MRC the training job kept its p
 [ "$mrc_ok" = 1 ] || verdict="MRC's job FAILED: $mrc_error"
 echo "$verdict" > "$out/verdict.txt"
 echo
-echo "(full results in build/demo: mrc/, tcp/ (per-step times), monitor.txt)"
+echo "(full results in $MRC_ROOT/build/demo: mrc/, tcp/ (per-step times), monitor.txt, mrc-demo.pcapng)"
 [ "$mrc_ok" = 1 ]

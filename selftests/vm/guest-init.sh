@@ -16,10 +16,23 @@ ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# The tree this script belongs to (a clone may live anywhere, /tmp or
+# /root included): the tmpfs mounts below would hide it when it lies
+# under one of their directories, so the host root is kept at
+# /dev/.mrc-hostroot first and the tree is bound back from there.
+tree=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p /dev/.mrc-hostroot
+mount --bind / /dev/.mrc-hostroot
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /var/tmp 2>/dev/null
 mount -t tmpfs tmpfs /root 2>/dev/null
+case $tree in
+/tmp/* | /run/* | /var/tmp/* | /root/*)
+	mkdir -p "$tree" && mount --bind "/dev/.mrc-hostroot$tree" "$tree" ||
+		echo "guest-init: cannot show $tree (under a tmpfs) in the guest"
+	;;
+esac
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /tmp/out /run/netns /run/lock

@@ -69,6 +69,7 @@ int run_one(const std::vector<std::string> &args, Context &ctx, bool in_batch)
 	add_stats_command(app, ctx);
 	add_monitor_command(app, ctx);
 	add_probe_command(app, ctx);
+	add_top_command(app, ctx);
 	app.parse_complete_callback([&]() {
 		ctx.json = json;
 		ctx.pretty = pretty;

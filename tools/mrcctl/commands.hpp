@@ -21,6 +21,7 @@ void add_conn_command(CLI::App &app, Context &ctx);
 void add_stats_command(CLI::App &app, Context &ctx);
 void add_monitor_command(CLI::App &app, Context &ctx);
 void add_probe_command(CLI::App &app, Context &ctx);
+void add_top_command(CLI::App &app, Context &ctx);
 
 /// Add subcommand @name of @parent taking ip-style words; @fn gets them
 /// as Keywords named "@prefix @name".

@@ -24,4 +24,8 @@ expect "weight allow" mrcctl path set 1 deny ""
 expect "up down" mrcctl -j plane set 0 admin ""
 expect "prometheus" mrcctl stats -o p
 expect "bytes retx" mrcctl stats -o openmetrics --top 5 --top-by ""
+expect "top" mrcctl t
+expect "-i --interval -n --iterations -c --conns" mrcctl top -
+expect "--interval --iterations" mrcctl top -i 0.5 --i
+expect "" mrcctl top -n ""
 exit $fail
