@@ -879,9 +879,8 @@ Result Sim::run()
 	// began) plus rto_min when the peer's RTT estimate had grown beyond
 	// rto_min.
 	for (int s = 0; sc_.stall_limit_ns && s < 2; s++) {
-		uint64_t limit = std::max<uint64_t>(sc_.stall_limit_ns,
-						    rto_at_fault_[1 - s] +
-							sc_.params.policy.rto_min_ns);
+		uint64_t limit = std::max<uint64_t>(
+		    sc_.stall_limit_ns, rto_at_fault_[1 - s] + sc_.params.policy.rto_min_ns);
 		if (ep_[s].stall > limit)
 			return fail("delivery stall " + std::to_string(ep_[s].stall) +
 				    "ns > limit " + std::to_string(limit) + "ns"),
