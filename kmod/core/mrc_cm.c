@@ -118,6 +118,22 @@ void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm)
 }
 
 /**
+ * mrc_reset_pkt() - fill a RESET packet for mrc_pkt_encode().
+ * @pkt: packet to fill (fully overwritten).
+ * @r: the reset header.
+ */
+void mrc_reset_pkt(struct mrc_pkt *pkt, const struct mrc_reset *r)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = MRC_PKT_RESET;
+	pkt->bth.opcode = MRC_OP_RESET;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = MRC_QPN_CM;
+	pkt->u.reset = *r;
+	pkt->u.reset.psn &= MRC_PSN_MASK;
+}
+
+/**
  * mrc_cm_reset_unknown() - the RESET that answers a data packet for a
  * connection this end does not know (it restarted, or closed and its own
  * RESET was lost), so that the sender fails at once with ECONNRESET
@@ -134,16 +150,15 @@ void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm)
  */
 bool mrc_cm_reset_unknown(const struct mrc_pkt *data, struct mrc_pkt *pkt)
 {
+	const struct mrc_reset r = {
+		.reason = MRC_RESET_NO_CONN,
+		.src_qpn = data->bth.dest_qpn,
+		.r_key = data->u.data.r_key,
+		.psn = data->bth.psn,
+	};
+
 	if (data->type != MRC_PKT_DATA || !data->u.data.r_key)
 		return false;
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->type = MRC_PKT_RESET;
-	pkt->bth.opcode = MRC_OP_RESET;
-	pkt->bth.pkey = MRC_PKEY_DEFAULT;
-	pkt->bth.dest_qpn = MRC_QPN_CM;
-	pkt->u.reset.reason = MRC_RESET_NO_CONN;
-	pkt->u.reset.src_qpn = data->bth.dest_qpn;
-	pkt->u.reset.r_key = data->u.data.r_key;
-	pkt->u.reset.psn = data->bth.psn & MRC_PSN_MASK;
+	mrc_reset_pkt(pkt, &r);
 	return true;
 }

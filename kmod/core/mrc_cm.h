@@ -31,6 +31,7 @@ int mrc_cm_negotiate(const struct mrc_cm_params *local,
 		     struct mrc_conn_params *out);
 int mrc_cm_rej_errno(u8 reason);
 void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm);
+void mrc_reset_pkt(struct mrc_pkt *pkt, const struct mrc_reset *r);
 bool mrc_cm_reset_unknown(const struct mrc_pkt *data, struct mrc_pkt *pkt);
 
 #ifdef __cplusplus

@@ -3,6 +3,7 @@
  * Connection engine, packets out: data (retransmissions first, on
  * another path), then SACKs, NACKs and probes.
  */
+#include "mrc_cm.h"
 #include "mrc_conn_int.h"
 
 static bool mrc_conn_seq(const struct mrc_conn *conn)
@@ -437,14 +438,13 @@ out:
 void mrc_conn_reset_pkt(const struct mrc_conn *conn, u8 reason, u32 psn,
 			struct mrc_pkt *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->type = MRC_PKT_RESET;
-	pkt->bth.opcode = MRC_OP_RESET;
-	pkt->bth.pkey = MRC_PKEY_DEFAULT;
-	pkt->bth.dest_qpn = MRC_QPN_CM;
-	pkt->u.reset.reason = reason;
-	pkt->u.reset.src_qpn = conn->p.local_qpn;
-	pkt->u.reset.dst_qpn = conn->p.peer_qpn;
-	pkt->u.reset.r_key = conn->p.rx_r_key;
-	pkt->u.reset.psn = psn & MRC_PSN_MASK;
+	const struct mrc_reset r = {
+		.reason = reason,
+		.src_qpn = conn->p.local_qpn,
+		.dst_qpn = conn->p.peer_qpn,
+		.r_key = conn->p.rx_r_key,
+		.psn = psn,
+	};
+
+	mrc_reset_pkt(pkt, &r);
 }

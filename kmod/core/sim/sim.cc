@@ -171,6 +171,7 @@ private:
 	void snap_rto();
 	uint64_t rto_at_fault_[2] = {0, 0};
 	void cm_reply_stateless(int side, uint8_t opcode, uint16_t wire_ev);
+	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode);
 };
 
 void Sim::log(const char *fmt, ...)
@@ -506,11 +507,9 @@ bool Sim::kick(int side)
 	return true;
 }
 
-// A CM message of @side, as kmod/mrc_handshake.c sends it: once the
-// engine runs, along the next of its paths in rotation (@fan_out: along
-// up to MRC_CONN_PROBE_FANOUT of them); before, on the path its current
-// EV hashes to (the routing table's choice).
-void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
+// The CM message @opcode of @side on the wire (empty, and the run failed,
+// if it does not encode).
+std::vector<uint8_t> Sim::cm_bytes(int side, uint8_t opcode)
 {
 	Endpoint &e = ep_[side];
 	uint8_t buf[MRC_PKT_HDR_MAX];
@@ -530,11 +529,23 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 	int n = mrc_pkt_encode(&pkt, buf, sizeof(buf));
 	if (n < 0) {
 		fail(std::string("CM encode: ") + mrc_wire_err_name(n));
-		return;
+		return {};
 	}
-	std::vector<uint8_t> bytes(buf, buf + n);
+	return std::vector<uint8_t>(buf, buf + n);
+}
+
+// A CM message of @side, as kmod/mrc_handshake.c sends it: once the
+// engine runs, along the next of its paths in rotation (@fan_out: along
+// up to MRC_CONN_PROBE_FANOUT of them); before, on the path its current
+// EV hashes to (the routing table's choice).
+void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
+{
+	Endpoint &e = ep_[side];
+	std::vector<uint8_t> bytes = cm_bytes(side, opcode);
 	uint32_t copies = 0;
 
+	if (bytes.empty())
+		return;
 	if (e.started && !e.cm_over)
 		copies = fan_out ? std::min<uint32_t>(mrc_conn_usable_paths(&e.conn),
 						      MRC_CONN_PROBE_FANOUT)
@@ -560,24 +571,12 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 // @wire_ev: back on the same EV (mrc_flow_reply), no state left.
 void Sim::cm_reply_stateless(int side, uint8_t opcode, uint16_t wire_ev)
 {
-	uint8_t buf[MRC_PKT_HDR_MAX];
-	mrc_cm cm{};
-	mrc_pkt pkt;
+	std::vector<uint8_t> bytes = cm_bytes(side, opcode);
 
-	cm.port = 4791;
-	cm.client_port = 40000;
-	cm.src_qpn = side ? 0x200 : 0x100;
-	cm.dst_qpn = side ? 0x100 : 0x200;
-	cm.cookie = cookie_;
-	mrc_cm_pkt(&pkt, opcode, &cm);
-	int n = mrc_pkt_encode(&pkt, buf, sizeof(buf));
-	if (n < 0) {
-		fail(std::string("CM encode: ") + mrc_wire_err_name(n));
+	if (bytes.empty())
 		return;
-	}
 	log("side %d answers CM 0x%x statelessly on ev %u", side, opcode, wire_ev);
-	transmit(side, wire_ev % (sc_.planes * sc_.per_plane), wire_ev,
-		 std::vector<uint8_t>(buf, buf + n));
+	transmit(side, wire_ev % (sc_.planes * sc_.per_plane), wire_ev, std::move(bytes));
 }
 
 // Do what the state machine decided, as kmod/mrc_handshake.c does.
