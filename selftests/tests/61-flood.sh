@@ -7,7 +7,9 @@
 #     that keeps the backlog full, legitimate connections still succeed
 #     (every byte verified);
 #  2. data packets to connections that do not exist (closed QPNs): counted,
-#     never answered, no memory kept;
+#     answered with NO_CONN RESETs within the namespace's budget of
+#     stateless answers (1000 a second; the rest counted CtlDropRateLimit),
+#     never more packets back than came in, no memory kept;
 #  3. reliability probes to a live connection from off-path and endpoint
 #     EV probes: the former dropped, the latter answered at a bounded rate.
 # Nothing may be logged, and everything the flood created is gone after.
@@ -156,14 +158,27 @@ mrc_info "at ${SECONDS}s: evicted or expired half-open connections (HsTimeout): 
 # --- 2. Data to connections that do not exist ------------------------------
 n_data=2000
 noconn0=$(mrc_mib "$A" InDropNoConn)
+resets0=$(mrc_mib "$A" OutResetNoConn)
+over0=$(mrc_mib "$A" CtlDropRateLimit)
 rx0=$(x_rx)
+t0=$SECONDS
 mrc_check "data flood to closed QPNs sent" \
 	python3 "$INJECT" flood-data --from "$X" --src fd01::2 --to fd01::1 --count "$n_data"
 mrc_check "every packet counted as InDropNoConn" \
 	mrc_wait_for 30 mrc_mib_at_least "$A" InDropNoConn $((noconn0 + n_data))
+secs=$((SECONDS - t0 + 1))
 rx1=$(x_rx)
-mrc_info "the sender received $((rx1 - rx0)) packets meanwhile (neighbour discovery)"
-mrc_check "none answered (no reflection: at most a few packets back)" [ $((rx1 - rx0)) -le 5 ]
+resets=$(($(mrc_mib "$A" OutResetNoConn) - resets0))
+over=$(($(mrc_mib "$A" CtlDropRateLimit) - over0))
+mrc_info "answered $resets with a NO_CONN RESET, $over over the budget, in about $secs s;" \
+	"the sender received $((rx1 - rx0)) packets meanwhile"
+mrc_check_eq "every packet answered or counted over the budget" "$n_data" "$((resets + over))"
+# The budget: 1000 a second, the first second's burst included.
+mrc_check "answers within the budget ($resets <= 1000 x ($secs + 1) s)" \
+	test "$resets" -le $((1000 * (secs + 1)))
+# No reflection beyond the answers (neighbour discovery aside).
+mrc_check "no more packets back than answers ($((rx1 - rx0)) <= $resets + 5)" \
+	test $((rx1 - rx0)) -le $((resets + 5))
 
 # --- 3. Probes ---------------------------------------------------------------
 n_probe=2000
