@@ -838,7 +838,12 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		mrc_glue_count_drop(net, drop);
 		net_dbg_ratelimited("mrc: qpn %u dropped a packet: %s\n",
 				    msk->lqpn, mrc_conn_drop_name(drop));
-		goto free;
+		kfree_skb(skb);
+		/*
+		 * A full message ring queued a NACK NO_PKT_BUFFER: send it now,
+		 * not with whatever the connection sends next.
+		 */
+		return drop == MRC_DROP_MSG_FULL ? mrc_glue_push(msk) : 0;
 	}
 	if (pkt->type == MRC_PKT_DATA && v.place_len && !v.dup &&
 	    sock_flag(sk, SOCK_DEAD)) {
