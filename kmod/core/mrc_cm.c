@@ -101,6 +101,16 @@ int mrc_cm_rej_errno(u8 reason)
 	}
 }
 
+/* A packet to QPN 1 (CM and RESET): zeroed, with its BTH. */
+static void mrc_cm_qp_pkt(struct mrc_pkt *pkt, u8 type, u8 opcode)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = type;
+	pkt->bth.opcode = opcode;
+	pkt->bth.pkey = MRC_PKEY_DEFAULT;
+	pkt->bth.dest_qpn = MRC_QPN_CM;
+}
+
 /**
  * mrc_cm_pkt() - fill a CM packet for mrc_pkt_encode().
  * @pkt: packet to fill (fully overwritten).
@@ -109,11 +119,7 @@ int mrc_cm_rej_errno(u8 reason)
  */
 void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm)
 {
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->type = MRC_PKT_CM;
-	pkt->bth.opcode = opcode;
-	pkt->bth.pkey = MRC_PKEY_DEFAULT;
-	pkt->bth.dest_qpn = MRC_QPN_CM;
+	mrc_cm_qp_pkt(pkt, MRC_PKT_CM, opcode);
 	pkt->u.cm = *cm;
 }
 
@@ -124,11 +130,7 @@ void mrc_cm_pkt(struct mrc_pkt *pkt, u8 opcode, const struct mrc_cm *cm)
  */
 void mrc_reset_pkt(struct mrc_pkt *pkt, const struct mrc_reset *r)
 {
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->type = MRC_PKT_RESET;
-	pkt->bth.opcode = MRC_OP_RESET;
-	pkt->bth.pkey = MRC_PKEY_DEFAULT;
-	pkt->bth.dest_qpn = MRC_QPN_CM;
+	mrc_cm_qp_pkt(pkt, MRC_PKT_RESET, MRC_OP_RESET);
 	pkt->u.reset = *r;
 	pkt->u.reset.psn &= MRC_PSN_MASK;
 }
