@@ -49,6 +49,8 @@ static_assert((int)MRC_LOSS_SACK_GAP == (int)MRC_RTX_SACK_GAP &&
 #define MRC_GLUE_SIZING_PAYLOAD	MRC_CONN_DEF_PAYLOAD
 /* EVs of the fallback path set when no path is configured. */
 #define MRC_GLUE_FALLBACK_EVS	16
+/* The least receive window credited, however small the packets. */
+#define MRC_GLUE_RX_WINDOW_MIN	4096
 
 /*
  * The receive window the engine credits, out of the socket's rcvbuf. A
@@ -448,6 +450,7 @@ static void mrc_glue_count_drop(struct net *net, int reason)
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_PSN_WINDOW);
 		break;
 	case MRC_DROP_MSG_FULL:
+	case MRC_DROP_NO_MEM:
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
 		break;
 	default:
@@ -789,6 +792,32 @@ static void mrc_glue_deliver(struct mrc_sock *msk, u64 deliver_off)
 		sk->sk_data_ready(sk);
 }
 
+/*
+ * The window a receive buffer is worth in payload. Input refuses data
+ * beyond twice rcvbuf of truesize, and a stream of small packets costs
+ * several times its payload in truesize: crediting rcvbuf / 2 of payload
+ * then promises more than the queue can hold, and the sender's packets
+ * are refused (NACK NO_PKT_BUFFER) instead of waiting for credit. As TCP
+ * scales its window by the payload-to-truesize ratio it sees, the credit
+ * follows the ratio of what arrives; large packets keep rcvbuf / 2.
+ */
+static void mrc_glue_rx_window(struct mrc_sock *msk, u32 len, u32 truesize)
+{
+	struct sock *sk = &msk->sk;
+	u32 r = truesize ? min_t(u32, div_u64((u64)len << 10, truesize),
+				 1024) : 1024;
+	u64 win;
+
+	if (!msk->rx_ratio)
+		msk->rx_ratio = r;
+	else
+		msk->rx_ratio = msk->rx_ratio - (msk->rx_ratio >> 3) + (r >> 3);
+	win = (2ULL * READ_ONCE(sk->sk_rcvbuf) * msk->rx_ratio) >> 10;
+	win = clamp_t(u64, win, MRC_GLUE_RX_WINDOW_MIN,
+		      mrc_glue_rcv_window(sk));
+	mrc_conn_set_rcvbuf(msk->conn, win);
+}
+
 static void mrc_glue_ofo_insert(struct mrc_sock *msk, struct sk_buff *skb)
 {
 	struct rb_node **p = &msk->ofo.rb_node, *parent = NULL;
@@ -826,12 +855,15 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 
 	if (!mrc_glue_live(msk))
 		goto free;
-	if (pkt->type == MRC_PKT_DATA &&
-	    atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf)) {
-		/* Not seen by the engine: the sender will retransmit it. */
-		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
-		goto free;
-	}
+	/*
+	 * The credit counts payload bytes, the receive queue truesize: a
+	 * stream of small packets fills it first. The engine refuses new
+	 * data then with a NACK NO_PKT_BUFFER, and the sender waits.
+	 */
+	if (pkt->type == MRC_PKT_DATA)
+		mrc_conn_set_rx_mem_full(msk->conn,
+					 atomic_read(&sk->sk_rmem_alloc) >
+					 2 * READ_ONCE(sk->sk_rcvbuf));
 	drop = mrc_conn_rx(msk->conn, pkt, cb->ev16, cb->ecn_ce,
 			   ktime_get_ns(), &v);
 	if (drop) {
@@ -840,10 +872,12 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 				    msk->lqpn, mrc_conn_drop_name(drop));
 		kfree_skb(skb);
 		/*
-		 * A full message ring queued a NACK NO_PKT_BUFFER: send it now,
-		 * not with whatever the connection sends next.
+		 * No room (message ring or memory) queued a NACK
+		 * NO_PKT_BUFFER: send it now, not with whatever the
+		 * connection sends next.
 		 */
-		return drop == MRC_DROP_MSG_FULL ? mrc_glue_push(msk) : 0;
+		return drop == MRC_DROP_MSG_FULL || drop == MRC_DROP_NO_MEM ?
+		       mrc_glue_push(msk) : 0;
 	}
 	if (pkt->type == MRC_PKT_DATA && v.place_len && !v.dup &&
 	    sock_flag(sk, SOCK_DEAD)) {
@@ -868,6 +902,8 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 				skb_set_owner_r(skb, sk);
 				cb->off = v.place_off;
 				cb->len = v.place_len;
+				mrc_glue_rx_window(msk, v.place_len,
+						   skb->truesize);
 				mrc_glue_ofo_insert(msk, skb);
 			}
 		}

@@ -126,6 +126,9 @@ struct mrc_sock_opts {
  * @sndq_bytes: payload bytes on @sndq.
  * @snd_end: stream offset just after the last byte written.
  * @ofo: received payload not yet contiguous, by stream offset.
+ * @rx_ratio: payload per byte of truesize of the data received, in
+ *	1/1024 (a moving average; 0 before the first): what the receive
+ *	buffer holds in credit (mrc_glue_rx_window()).
  * @policy: name of the failure policy the socket uses.
  * @passive: created by a listener (the service port is @sport).
  * @cands: path candidates the engine was built from.
@@ -179,6 +182,7 @@ struct mrc_sock {
 	u64 sndq_bytes;
 	u64 snd_end;
 	struct rb_root ofo;
+	u32 rx_ratio;
 	char policy[16];
 	bool passive;
 	struct mrc_path_cand *cands;

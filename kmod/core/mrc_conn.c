@@ -411,7 +411,25 @@ void mrc_conn_progress(struct mrc_conn *conn)
 {
 	conn->retries = 0;
 	conn->last_timeout = 0;
+	conn->peer_full = false;
+	conn->peer_full_try = false;
+	conn->persist_out = false;
 	mrc_rtt_reset_backoff(&conn->rtt);
+}
+
+/**
+ * mrc_conn_alive() - the peer answered but took nothing new (a probe
+ * answered with a closed window, data refused for lack of room): it is
+ * not gone, so the retry budget starts over; the timer backoff stays, so
+ * a reader that stopped for minutes costs a packet or two per rto_max,
+ * as TCP's persist timer does.
+ * @conn: connection.
+ */
+void mrc_conn_alive(struct mrc_conn *conn)
+{
+	conn->retries = 0;
+	conn->last_timeout = 0;
+	conn->persist_out = false;
 }
 
 /**
@@ -738,7 +756,10 @@ static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
 
 		if (e->sent_ns + rto > now)
 			break;
-		mrc_path_on_timeout(&conn->paths, e->path, now, e->sent_ns);
+		/* a peer refusing data for room is not a silent path */
+		if (!conn->peer_full)
+			mrc_path_on_timeout(&conn->paths, e->path, now,
+					    e->sent_ns);
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
 	}
@@ -785,8 +806,21 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 	mrc_conn_rto(conn, now);
 	if (conn->persist_at && now >= conn->persist_at) {
 		conn->persist_at = 0;
-		mrc_conn_count_timeout(conn, now, mrc_rtt_rto(&conn->rtt));
-		conn->persist_probe = true;
+		/*
+		 * Only a probe that went unanswered counts against the retry
+		 * budget; an answered one (a closed window, a full reader)
+		 * only backs the next one off, up to rto_max.
+		 */
+		if (conn->persist_out)
+			mrc_conn_count_timeout(conn, now,
+					       mrc_rtt_rto(&conn->rtt));
+		else
+			mrc_rtt_backoff(&conn->rtt);
+		/* a full peer is asked with data: taken, it is progress */
+		if (conn->peer_full && conn->tx.lost_pkts)
+			conn->peer_full_try = true;
+		else
+			conn->persist_probe = true;
 	}
 	if (conn->probe_deadline && now >= conn->probe_deadline) {
 		room = MRC_CONN_PROBEQ - conn->probeq_n;
@@ -1128,6 +1162,19 @@ int mrc_conn_set_keepalive(struct mrc_conn *conn,
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u64 timeout_ns)
 {
 	conn->user_timeout_ns = timeout_ns;
+}
+
+/**
+ * mrc_conn_set_rx_mem_full() - whether the glue can hold more received
+ * data, for the packets that follow.
+ * @conn: connection.
+ * @full: true: new data is refused with a NACK NO_PKT_BUFFER (dropped as
+ *	MRC_DROP_NO_MEM) once it passed every other check, so the sender
+ *	learns the peer is alive and waits instead of timing out.
+ */
+void mrc_conn_set_rx_mem_full(struct mrc_conn *conn, bool full)
+{
+	conn->rx_mem_full = full;
 }
 
 /**

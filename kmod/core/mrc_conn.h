@@ -78,6 +78,8 @@ extern "C" {
  * @MRC_DROP_SACK_UNSENT: a SACK acknowledging PSNs never sent.
  * @MRC_DROP_NACK_UNSENT: a NACK naming a PSN never sent.
  * @MRC_DROP_BAD_RESET: a RESET whose QPN or R_Key does not match.
+ * @MRC_DROP_NO_MEM: data the glue has no memory to hold (the reader is
+ *	behind): a NACK NO_PKT_BUFFER asks for it later.
  * @__MRC_DROP_MAX: number of reasons.
  */
 enum mrc_conn_drop {
@@ -93,6 +95,7 @@ enum mrc_conn_drop {
 	MRC_DROP_SACK_UNSENT,
 	MRC_DROP_NACK_UNSENT,
 	MRC_DROP_BAD_RESET,
+	MRC_DROP_NO_MEM,
 
 	__MRC_DROP_MAX
 };
@@ -472,6 +475,13 @@ struct mrc_conn_ack {
  * @persist_at: persist timer (0: off): zero window, no path, tail.
  * @persist_probe: a persist probe is to be sent.
  * @persist_out: a persist probe is outstanding.
+ * @rx_mem_full: set by the glue before a packet goes in: it has no memory
+ *	to hold more data (mrc_conn_set_rx_mem_full()).
+ * @peer_full: the peer NACKed data as NO_PKT_BUFFER or NO_RESOURCE (its
+ *	reader is behind): nothing new goes out, and one retransmission
+ *	per persist period tests whether it has room again, until it
+ *	acknowledges data or grants new credit.
+ * @peer_full_try: the persist timer released that one retransmission.
  * @retries: consecutive timeouts without progress.
  * @last_timeout: when a timeout was last counted.
  * @stall_since: when the data of the current timeout episode was sent.
@@ -552,6 +562,9 @@ struct mrc_conn {
 	u64 persist_at;
 	bool persist_probe;
 	bool persist_out;
+	bool rx_mem_full;
+	bool peer_full;
+	bool peer_full_try;
 	u32 retries;
 	u64 last_timeout;
 	u64 stall_since;
@@ -672,6 +685,7 @@ void mrc_conn_set_rcvbuf(struct mrc_conn *conn, u64 rcvbuf);
 int mrc_conn_set_keepalive(struct mrc_conn *conn,
 			   const struct mrc_conn_keepalive *ka, u64 now);
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u64 timeout_ns);
+void mrc_conn_set_rx_mem_full(struct mrc_conn *conn, bool full);
 void mrc_conn_abort(struct mrc_conn *conn, int err, u64 now);
 
 #ifdef __cplusplus

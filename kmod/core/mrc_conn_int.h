@@ -17,6 +17,7 @@ void mrc_conn_push_event(struct mrc_conn *conn,
 void mrc_conn_fail(struct mrc_conn *conn, int err, u64 now);
 void mrc_conn_push_ack(struct mrc_conn *conn, const struct mrc_conn_ack *a);
 void mrc_conn_progress(struct mrc_conn *conn);
+void mrc_conn_alive(struct mrc_conn *conn);
 void mrc_conn_heard(struct mrc_conn *conn, u64 now);
 bool mrc_conn_tx_idle(const struct mrc_conn *conn);
 void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now);

@@ -18,6 +18,7 @@ static const char * const mrc_conn_drop_names[__MRC_DROP_MAX] = {
 	[MRC_DROP_SACK_UNSENT] = "sack_unsent",
 	[MRC_DROP_NACK_UNSENT] = "nack_unsent",
 	[MRC_DROP_BAD_RESET] = "bad_reset",
+	[MRC_DROP_NO_MEM] = "no_mem",
 };
 
 /**
@@ -121,6 +122,10 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		/* the reader is behind: ask for a retransmission later */
 		mrc_conn_nack(conn, pkt, rx_ev, MRC_NACK_NO_PKT_BUFFER);
 		return mrc_conn_drop(conn, MRC_DROP_MSG_FULL);
+	}
+	if (!dup && conn->rx_mem_full) {
+		mrc_conn_nack(conn, pkt, rx_ev, MRC_NACK_NO_PKT_BUFFER);
+		return mrc_conn_drop(conn, MRC_DROP_NO_MEM);
 	}
 
 	/* accepted: from here on, state changes */
@@ -239,8 +244,7 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	mrc_conn_sack_path(conn, s, pidx, now);
 	if (s->probe_resp && conn->persist_out) {
 		/* the peer is alive: a closed window is not a timeout */
-		conn->persist_out = false;
-		mrc_conn_progress(conn);
+		mrc_conn_alive(conn);
 	}
 	if (res.has_rtt)
 		rtt = res.rtt_ns;
@@ -286,6 +290,8 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	 */
 	fresh = mrc_psn_after_eq(s->cack_psn, una_before);
 	if (s->has_credit && fresh) {
+		if (s->credit.credit > conn->ctx.limit)
+			conn->peer_full = false;	/* its reader made room */
 		mrc_credit_tx_update(&conn->ctx, s->credit.credit,
 				     conn->tx.una_off);
 		if (s->credit.port_status != conn->peer_ports) {
@@ -334,6 +340,17 @@ static int mrc_conn_rx_nack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	if (r < 0)
 		return mrc_conn_drop(conn, MRC_DROP_NACK_UNSENT);
 	conn->st.rx_ctrl++;
+	if (r > 0 && (n->reason == MRC_NACK_NO_PKT_BUFFER ||
+		      n->reason == MRC_NACK_NO_RESOURCE)) {
+		/*
+		 * Alive, but its reader is behind: hold everything back
+		 * until it acknowledges data or grants credit, and test it
+		 * with one packet per persist period, not a retransmission
+		 * per NACK.
+		 */
+		conn->peer_full = true;
+		mrc_conn_alive(conn);
+	}
 	if (r > 0 && e) {
 		mrc_ttr_on_loss(&conn->ttr, n->nack_psn, now);
 		if (n->reason == MRC_NACK_TRIMMED ||

@@ -718,6 +718,71 @@ TEST(UserTimeout, ReplacesTheRetryBudget)
 	EXPECT_LT(shorter, dflt);
 }
 
+// A receiver whose glue has no memory left (a reader stopped behind a
+// stream of small packets that filled its queue before the byte credit
+// ran out) refuses new data with a NACK NO_PKT_BUFFER. The sender must
+// take that as "alive, wait": no ETIMEDOUT however long the reader
+// sleeps (here 60 s, over ten times the retry budget), at most one
+// packet per rto_max once the backoff has grown (not a retransmission
+// per NACK), and every byte delivered soon after the reader resumes.
+TEST(Conn, FullReaderIsWaitedForNotTimedOut)
+{
+	Pair pr(MRC_CONN_STREAM, 65536);
+	const uint64_t kSec = 1000000000ull;
+	const uint64_t rto_max = pr.c[0].p.policy.rto_max_ns;
+	pr.settle();
+	mrc_conn_set_rx_mem_full(&pr.c[1], true);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 60000, false), 0);
+	auto run = [&](uint64_t until, bool read) {
+		uint64_t sent = 0;
+		while (pr.now < until) {
+			if (read)
+				mrc_conn_app_read(&pr.c[1], mrc_conn_app_readable(&pr.c[1]));
+			mrc_tx_desc d;
+			mrc_pkt in;
+			mrc_conn_verdict v;
+			while (pr.next_data(0, d, in)) {
+				sent++;
+				mrc_conn_rx(&pr.c[1], &in, (uint16_t)d.ev, false, pr.now, &v);
+			}
+			sent += pr.pump(0); // control packets only now
+			pr.pump(1);
+			uint64_t dl = mrc_conn_next_deadline(&pr.c[0]);
+			uint64_t dl1 = mrc_conn_next_deadline(&pr.c[1]);
+			if (dl1 && (!dl || dl1 < dl))
+				dl = dl1;
+			pr.now = dl && dl > pr.now && dl < pr.now + kSec / 10
+				     ? dl
+				     : pr.now + kSec / 1000;
+			mrc_conn_on_timer(&pr.c[0], pr.now);
+			mrc_conn_on_timer(&pr.c[1], pr.now);
+		}
+		return sent;
+	};
+	uint64_t t0 = pr.now;
+	run(t0 + 10 * kSec, false);
+	EXPECT_EQ(pr.c[0].err, 0);
+	EXPECT_TRUE(pr.c[0].peer_full);
+	// Backed off: over 50 more seconds, about one trial per rto_max
+	// (each answered by a NACK) and nothing else of the sender's.
+	uint64_t during = run(t0 + 60 * kSec, false);
+	EXPECT_EQ(pr.c[0].err, 0);
+	EXPECT_EQ(pr.c[1].err, 0);
+	EXPECT_GE(during, 50 * kSec / rto_max / 2);
+	EXPECT_LE(during, 50 * kSec / rto_max + 5);
+	EXPECT_EQ(pr.c[1].rcv_read, 0u);
+	// The reader resumes: the next trial is taken, everything follows
+	// within two rto_max.
+	mrc_conn_set_rx_mem_full(&pr.c[1], false);
+	uint64_t t1 = pr.now;
+	while (pr.c[1].rcv_read < 60000 && pr.now < t1 + 10 * kSec)
+		run(pr.now + kSec / 100, true);
+	EXPECT_EQ(pr.c[1].rcv_read, 60000u);
+	EXPECT_LE(pr.now - t1, 2 * rto_max + kSec / 100);
+	EXPECT_FALSE(pr.c[0].peer_full);
+	EXPECT_EQ(pr.c[0].err, 0);
+}
+
 // A receiver that never reads closes its window: the sender waits with
 // every byte acknowledged and probes the window. Nothing is
 // unacknowledged, so a user timeout must not end the connection.

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A peer that stops reading is alive, not gone: a training rank stuck in
+# a long step must not lose its connections. B reads a little, then
+# sleeps three times the policy's whole retry budget while A keeps
+# writing, then reads the rest. Over SOCK_SEQPACKET with 100-byte
+# messages (B's receive queue fills by truesize long before the byte
+# credit runs out, so B refuses data with NACK NO_PKT_BUFFER) and over
+# SOCK_STREAM (the credit closes: a zero window).
+# Asserted, each socket type:
+# - A's writes all succeed, no ETIMEDOUT: B answered, so A waited;
+# - B gets every message, in order, each byte as written;
+# - A does not hammer a full B: in the second half of the pause, B
+#   refuses at most two data packets per rto_max (one trial per backed
+#   off timeout, one spare); fails if every NACK triggers a
+#   retransmission (hundreds a second);
+# - once B reads again, everything arrives within 30 s (a hang fails).
+# Over socket(AF_INET6, type, IPPROTO_MRC) between two hosts on one veth
+# link, the default policy.
+# timeout: 240
+. "$(dirname "$0")/../lib.sh"
+
+mrc_module_load
+a=$(mrc_ns_new a)
+b=$(mrc_ns_new b)
+mrc_veth "$a" vab fd12::1 "$b" vba fd12::2
+res=$(mrc_tmpdir)
+proto=$(cat /sys/module/mrc/parameters/ipproto)
+
+# The retry budget of the default policy: every timeout of an episode,
+# backed off from rto_min to rto_max.
+read -r rto_min rto_max retries < <(in_ns "$a" "$MRCCTL" -j policy show default |
+	python3 -c "import json, sys; p = json.load(sys.stdin)[0]
+print(p['rto_min_ns'] // 10**6, p['rto_max_ns'] // 10**6, p['retry_limit'])")
+budget=$(python3 -c "print(sum(min($rto_min * 2**k, $rto_max) for k in range($retries + 1)))")
+pause_ms=$((3 * budget))
+mrc_info "default policy: rto_min $rto_min ms, rto_max $rto_max ms, retry_limit $retries:" \
+	"a dead peer is given up after about $budget ms; B pauses $pause_ms ms"
+
+cat > "$res/peer.py" <<'EOF'
+import errno, json, os, socket, sys, time
+role, proto, res, typ, port = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+st = socket.SOCK_SEQPACKET if typ == "seqpacket" else socket.SOCK_STREAM
+N, SZ = 20000, 100
+def msg(i):
+    return (b"%08d" % i) * (SZ // 8) + b"x" * (SZ % 8)
+def mark(name):
+    open(os.path.join(res, typ + "." + name), "w").write("%.3f" % time.monotonic())
+if role == "b":
+    pause = float(sys.argv[6])
+    ls = socket.socket(socket.AF_INET6, st, proto)
+    # a small buffer (inherited by the accepted socket) fills long
+    # before the pause's second half
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+    ls.bind(("fd12::2", port))
+    ls.listen(1)
+    mark("listening")
+    s, _ = ls.accept()
+    got, bad, buf, err, paused = 0, 0, b"", None, False
+    try:
+        while True:
+            if not paused and got >= 100:
+                mark("paused")
+                time.sleep(pause)
+                mark("resumed")
+                paused = True
+            d = s.recv(65536)
+            if not d:
+                break
+            if typ == "seqpacket":
+                bad += d != msg(got)
+                got += 1
+                continue
+            buf += d
+            while len(buf) >= SZ:
+                bad += buf[:SZ] != msg(got)
+                buf, got = buf[SZ:], got + 1
+    except OSError as e:
+        err = errno.errorcode.get(e.errno, str(e.errno))
+    mark("done")
+    json.dump({"got": got, "bad": bad, "left": len(buf), "error": err},
+              open(os.path.join(res, typ + ".b.json"), "w"))
+else:
+    s = socket.socket(socket.AF_INET6, st, proto)
+    s.connect(("fd12::2", port))
+    err, sent = None, 0
+    try:
+        for i in range(N):
+            s.sendall(msg(i))
+            sent += 1
+        s.shutdown(socket.SHUT_WR)
+        s.recv(1)   # B's close: everything was taken
+    except OSError as e:
+        err = errno.errorcode.get(e.errno, str(e.errno))
+    json.dump({"sent": sent, "error": err}, open(os.path.join(res, typ + ".a.json"), "w"))
+EOF
+
+# conn_snap NS: the namespace's one connection: bytes sent, bytes
+# received, data packets sent on all its paths (first sends and
+# retransmissions; path probes are not data).
+conn_snap() {
+	in_ns "$1" "$MRCCTL" -j conn show | python3 -c "import json, sys
+c = json.load(sys.stdin)
+print(*(sum(x[k] for x in c) for k in ('bytes_sent', 'bytes_recv')), sum(p['tx_pkts'] for x in c for p in x['paths']))"
+}
+
+# refused NS: data packets the namespace refused for lack of room or
+# credit.
+refused() {
+	echo $(($(mrc_mib "$1" InDropNomem) + $(mrc_mib "$1" InDropPsnWindow)))
+}
+
+port=7000
+types_done=0
+for typ in seqpacket stream; do
+	port=$((port + 1))
+	mrc_bg_in_ns "$b" python3 "$res/peer.py" b "$proto" "$res" $typ $port \
+		"$(mrc_time "$pause_ms" | awk '{ print $1 / 1000 }')"
+	pid_b=$MRC_BG_PID
+	mrc_check "$typ: B listens" mrc_wait_for 20 test -e "$res/$typ.listening"
+	mrc_bg_in_ns "$a" python3 "$res/peer.py" a "$proto" "$res" $typ $port
+	pid_a=$MRC_BG_PID
+	mrc_check "$typ: B read its first messages and stopped" \
+		mrc_wait_for 20 test -e "$res/$typ.paused"
+	nack0=$(mrc_mib "$b" NackOut)
+	# the second half of the pause: the backoff has reached rto_max
+	sleep "$(awk -v p="$(mrc_time "$pause_ms")" 'BEGIN { print p / 2000 }')"
+	read -r sent0 _ pkts0 < <(conn_snap "$a")
+	read -r _ recv0 _ < <(conn_snap "$b")
+	refused0=$(refused "$b")
+	t0=$(date +%s%N)
+	mrc_check "$typ: B resumed reading" \
+		mrc_wait_for $((pause_ms / 1000 + 20)) test -e "$res/$typ.resumed"
+	read -r sent1 _ pkts1 < <(conn_snap "$a")
+	read -r _ recv1 _ < <(conn_snap "$b")
+	refused1=$(refused "$b")
+	t1=$(date +%s%N)
+	mrc_check "$typ: B read to the end within 30 s of resuming" \
+		mrc_wait_for 30 test -e "$res/$typ.b.json"
+	mrc_check "$typ: A finished" mrc_wait_for 20 test -e "$res/$typ.a.json"
+	if [ ! -e "$res/$typ.b.json" ]; then
+		in_ns "$a" "$MRCCTL" conn show
+		in_ns "$b" "$MRCCTL" conn show
+	fi
+	kill "$pid_a" "$pid_b" 2>/dev/null
+	wait "$pid_a" "$pid_b" 2>/dev/null
+	window_ms=$(((t1 - t0) / 1000000))
+	limit=$((2 * window_ms / rto_max + 2))
+	pkts=$((pkts1 - pkts0))
+	refusals=$((refused1 - refused0))
+	mrc_info "$typ: A $(cat "$res/$typ.a.json" 2>/dev/null), B $(cat "$res/$typ.b.json" 2>/dev/null);" \
+		"in the last $window_ms ms of the pause A sent $pkts data packets, B refused $refusals (bound $limit), A's acknowledged offset moved $((sent1 - sent0)) bytes, B's delivered offset $((recv1 - recv0));" \
+		"B sent $(($(mrc_mib "$b" NackOut) - nack0)) NACKs during the pause;" \
+		"B read the rest in $(awk -v r="$(cat "$res/$typ.resumed")" -v d="$(cat "$res/$typ.done")" 'BEGIN { printf "%.2f", d - r }') s"
+	mrc_check_eq "$typ: A's writes all succeeded" None "$(mrc_json "$res/$typ.a.json" error)"
+	mrc_check_eq "$typ: A sent every message" 20000 "$(mrc_json "$res/$typ.a.json" sent)"
+	mrc_check_eq "$typ: B got every message" 20000 "$(mrc_json "$res/$typ.b.json" got)"
+	mrc_check_eq "$typ: every byte as written" 0 "$(mrc_json "$res/$typ.b.json" bad)"
+	mrc_check_eq "$typ: B's reads all succeeded" None "$(mrc_json "$res/$typ.b.json" error)"
+	mrc_check "$typ: B refused at most 2 packets per rto_max (A waits, it does not hammer)" \
+		test "$refusals" -le "$limit"
+	types_done=$((types_done + 1))
+done
+# a shell error ends the loop, not the script: the count says it ran whole
+mrc_check_eq "both socket types ran to the end" 2 "$types_done"
+mrc_check_eq "no connection left in A" 0 \
+	"$(in_ns "$a" "$MRCCTL" -j conn show | python3 -c "import json, sys; print(len(json.load(sys.stdin)))")"
+mrc_done
