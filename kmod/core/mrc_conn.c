@@ -411,8 +411,6 @@ void mrc_conn_progress(struct mrc_conn *conn)
 {
 	conn->retries = 0;
 	conn->last_timeout = 0;
-	conn->peer_full = false;
-	conn->peer_full_try = false;
 	conn->persist_out = false;
 	mrc_rtt_reset_backoff(&conn->rtt);
 }
@@ -756,8 +754,11 @@ static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
 
 		if (e->sent_ns + rto > now)
 			break;
-		/* a peer refusing data for room is not a silent path */
-		if (!conn->peer_full)
+		/*
+		 * A packet the peer refused for room (NACK NO_PKT_BUFFER)
+		 * only waited: its path delivered it.
+		 */
+		if (!mrc_nack_is_refusal(e->nack_reason))
 			mrc_path_on_timeout(&conn->paths, e->path, now,
 					    e->sent_ns);
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
@@ -816,11 +817,7 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 					       mrc_rtt_rto(&conn->rtt));
 		else
 			mrc_rtt_backoff(&conn->rtt);
-		/* a full peer is asked with data: taken, it is progress */
-		if (conn->peer_full && conn->tx.lost_pkts)
-			conn->peer_full_try = true;
-		else
-			conn->persist_probe = true;
+		conn->persist_probe = true;
 	}
 	if (conn->probe_deadline && now >= conn->probe_deadline) {
 		room = MRC_CONN_PROBEQ - conn->probeq_n;

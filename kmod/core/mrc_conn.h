@@ -477,11 +477,6 @@ struct mrc_conn_ack {
  * @persist_out: a persist probe is outstanding.
  * @rx_mem_full: set by the glue before a packet goes in: it has no memory
  *	to hold more data (mrc_conn_set_rx_mem_full()).
- * @peer_full: the peer NACKed data as NO_PKT_BUFFER or NO_RESOURCE (its
- *	reader is behind): nothing new goes out, and one retransmission
- *	per persist period tests whether it has room again, until it
- *	acknowledges data or grants new credit.
- * @peer_full_try: the persist timer released that one retransmission.
  * @retries: consecutive timeouts without progress.
  * @last_timeout: when a timeout was last counted.
  * @stall_since: when the data of the current timeout episode was sent.
@@ -563,8 +558,6 @@ struct mrc_conn {
 	bool persist_probe;
 	bool persist_out;
 	bool rx_mem_full;
-	bool peer_full;
-	bool peer_full_try;
 	u32 retries;
 	u64 last_timeout;
 	u64 stall_since;

@@ -24,6 +24,13 @@ void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now);
 void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when);
 u32 mrc_conn_tx_psn(const struct mrc_tx *tx, u32 idx);
 
+/* A NACK that says "delivered, but no room now", not "lost". */
+static inline bool mrc_nack_is_refusal(u8 reason)
+{
+	return reason == MRC_NACK_NO_PKT_BUFFER ||
+	       reason == MRC_NACK_NO_RESOURCE;
+}
+
 #ifdef __cplusplus
 }
 #endif

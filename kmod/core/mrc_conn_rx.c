@@ -290,8 +290,6 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	 */
 	fresh = mrc_psn_after_eq(s->cack_psn, una_before);
 	if (s->has_credit && fresh) {
-		if (s->credit.credit > conn->ctx.limit)
-			conn->peer_full = false;	/* its reader made room */
 		mrc_credit_tx_update(&conn->ctx, s->credit.credit,
 				     conn->tx.una_off);
 		if (s->credit.port_status != conn->peer_ports) {
@@ -335,22 +333,30 @@ static int mrc_conn_rx_nack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		v->failed = true;
 		return MRC_DROP_NONE;
 	}
+	if (mrc_nack_is_refusal(n->reason)) {
+		/*
+		 * Delivered, but the reader is behind: the packet waits one
+		 * RTO (backed off while the peer stays full), not a
+		 * retransmission per NACK; the path is not blamed, and the
+		 * peer is alive, so the retry budget starts over.
+		 */
+		r = mrc_tx_on_refused(&conn->tx, n->nack_psn, n->reason,
+				      pidx, now);
+		if (r < 0)
+			return mrc_conn_drop(conn, MRC_DROP_NACK_UNSENT);
+		conn->st.rx_ctrl++;
+		if (r > 0) {
+			mrc_path_on_sack(&conn->paths, pidx, now,
+					 MRC_PATH_MARK_NONE);
+			mrc_conn_alive(conn);
+		}
+		return MRC_DROP_NONE;
+	}
 	r = mrc_tx_on_nack(&conn->tx, n->nack_psn, n->reason, pidx,
 			   &lost_path);
 	if (r < 0)
 		return mrc_conn_drop(conn, MRC_DROP_NACK_UNSENT);
 	conn->st.rx_ctrl++;
-	if (r > 0 && (n->reason == MRC_NACK_NO_PKT_BUFFER ||
-		      n->reason == MRC_NACK_NO_RESOURCE)) {
-		/*
-		 * Alive, but its reader is behind: hold everything back
-		 * until it acknowledges data or grants credit, and test it
-		 * with one packet per persist period, not a retransmission
-		 * per NACK.
-		 */
-		conn->peer_full = true;
-		mrc_conn_alive(conn);
-	}
 	if (r > 0 && e) {
 		mrc_ttr_on_loss(&conn->ttr, n->nack_psn, now);
 		if (n->reason == MRC_NACK_TRIMMED ||

@@ -46,9 +46,6 @@ static void mrc_conn_update_persist(struct mrc_conn *conn, u64 now)
 		     (tx->lost_pkts || tx->una != tx->nxt ||
 		      mrc_conn_has_new(conn));
 
-	/* a full peer is tested once per period, however much is in flight */
-	stuck |= conn->peer_full && tx->lost_pkts && !conn->peer_full_try;
-
 	if (!stuck)
 		conn->persist_at = 0;
 	else if (!conn->persist_at)
@@ -93,8 +90,6 @@ static int mrc_conn_next_rtx(struct mrc_conn *conn, u64 now, u64 cwnd,
 
 	if (!mrc_tx_peek_lost(&conn->tx, &l))
 		return 0;
-	if (conn->peer_full && !conn->peer_full_try)
-		return -EAGAIN;
 	if (conn->tx.inflight_bytes >= cwnd)
 		return -EAGAIN;
 	path = mrc_path_pick(&conn->paths, now, l.path);
@@ -107,10 +102,6 @@ static int mrc_conn_next_rtx(struct mrc_conn *conn, u64 now, u64 cwnd,
 			   (u16)path, now, d);
 	d->rtx = true;
 	d->ack_req = true;
-	if (conn->peer_full_try) {
-		conn->peer_full_try = false;
-		conn->persist_out = true;	/* answered by SACK or NACK */
-	}
 	conn->st.rtx_pkts++;
 	return 1;
 }
@@ -195,7 +186,7 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	r = mrc_conn_next_rtx(conn, now, cwnd, d);
 	if (r > 0)
 		goto sent;
-	if (r < 0 || conn->peer_full || !mrc_conn_has_new(conn) ||
+	if (r < 0 || !mrc_conn_has_new(conn) ||
 	    !mrc_tx_can_send(&conn->tx, U32_MAX, cwnd) ||
 	    !mrc_conn_next_new(conn, &len, &op, &user, &last))
 		goto idle;

@@ -501,6 +501,42 @@ int mrc_tx_on_sack(struct mrc_tx *tx, const struct mrc_sack *sack, int path,
 }
 
 /**
+ * mrc_tx_on_refused() - the peer refused a packet for lack of room (NACK
+ * NO_PKT_BUFFER or NO_RESOURCE): it stays in flight with its timer
+ * restarted, and goes again when that expires; a retransmission now
+ * would be refused too.
+ * @tx: scoreboard.
+ * @psn: the refused PSN.
+ * @reason: NACK reason, kept with the entry (its expiry blames no path).
+ * @path: path index of the NACK's reflected entropy, -1 if unknown. A
+ *	NACK about an earlier transmission on another path is ignored.
+ * @now: current time (ns).
+ *
+ * Return: 1 if the timer restarted, 0 if nothing changed, -ERANGE if
+ * @psn was never sent.
+ */
+int mrc_tx_on_refused(struct mrc_tx *tx, u32 psn, u8 reason, int path,
+		      u64 now)
+{
+	s32 d = mrc_psn_diff(psn, tx->una);
+	u32 idx = mrc_tx_idx(tx, psn);
+	struct mrc_tx_entry *e = &tx->ring[idx];
+	u16 on;
+	u8 state;
+
+	if (!mrc_psn_valid(psn) || d >= (s32)mrc_tx_span(tx))
+		return -ERANGE;
+	if (d < 0 || !mrc_tx_is_inflight(e) || (path >= 0 && e->path != path))
+		return 0;
+	state = e->state;
+	on = e->path;
+	mrc_tx_leave(tx, idx);
+	mrc_tx_to_inflight(tx, idx, state, on, now);
+	e->nack_reason = reason;
+	return 1;
+}
+
+/**
  * mrc_tx_on_nack() - process a NACK.
  * @tx: scoreboard.
  * @psn: the NACKed PSN.

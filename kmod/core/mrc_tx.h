@@ -234,6 +234,8 @@ int mrc_tx_send_new(struct mrc_tx *tx, const struct mrc_tx_pkt *pkt,
 int mrc_tx_send_rtx(struct mrc_tx *tx, u32 psn, u16 path, u64 now);
 int mrc_tx_on_sack(struct mrc_tx *tx, const struct mrc_sack *sack, int path,
 		   u64 now, struct mrc_tx_ack *res);
+int mrc_tx_on_refused(struct mrc_tx *tx, u32 psn, u8 reason, int path,
+		      u64 now);
 int mrc_tx_on_nack(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 		   u16 *lost_path);
 u64 mrc_tx_next_timeout(const struct mrc_tx *tx, u64 rto);

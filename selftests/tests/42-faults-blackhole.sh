@@ -6,9 +6,9 @@
 # the healthy fabric; across the blackhole the delivery stall is bounded,
 # an EV probe along the dead path times out while one along the other
 # spine answers; on one connection that lives through the blackhole and
-# its repair, a path goes ASSUMED_BAD, its probes go unanswered, the TTR
-# histogram fills, and after the repair probes bring the paths back to
-# GOOD. Shared set-up and transfer: selftests/lib_faults.sh.
+# its repair, a path goes ASSUMED_BAD (by EV: the dead spine's, not the
+# healthy ones), its probes go unanswered, the TTR histogram fills, and
+# after the repair probes bring the dead path's EV back to GOOD. Shared set-up and transfer: selftests/lib_faults.sh.
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -71,10 +71,32 @@ ptmo1=$(mrc_mib "$FAB_A" ProbesTimeout)
 conn_alive() { # A still has a connection
 	faults_a_conns conns
 }
+# The EV of configured path 2 (plane 1, spine 0: the blackholed one) on
+# A's connection, by path id, and the others.
+dead_path_found() {
+	faults_a_conns 'any(p.get("path_id") == 2 and p["state"] == "assumed-bad" for c in conns for p in c["paths"])'
+}
+dead_path_back() {
+	faults_a_conns 'conns and all(p["state"] == "good" for c in conns for p in c["paths"] if p.get("path_id") == 2)'
+}
+# paths_check FILE EXPR: EXPR over the paths of the connections in FILE
+# (dead: those of path 2, live: the others).
+paths_check() {
+	python3 -c 'import json, sys
+conns = json.load(open(sys.argv[1]))
+paths = [p for c in conns for p in c["paths"]]
+dead = [p for p in paths if p.get("path_id") == 2]
+live = [p for p in paths if p.get("path_id") != 2]
+print(" ".join("%s:%s:%s" % (p.get("path_id"), p["state"], p["reason"]) for p in paths))
+sys.exit(0 if dead and eval(sys.argv[2]) else 1)' "$@"
+}
 blackhole_and_repair() {
 	tc -n "$t0a" qdisc add dev up0 root netem loss 100%
 	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToBad $((bad1 + 1)) &&
 		touch "$res/bad-seen"
+	# by EV: the dead path's, not the others, once it has been found
+	mrc_wait_for 30 dead_path_found
+	faults_ctl_a -j conn show > "$res/paths-during.json"
 	# the packets lost in the blackhole were repaired on other paths: the
 	# live connection's time-to-recovery histogram has them
 	mrc_wait_for 30 faults_ttr_seen && touch "$res/ttr-seen"
@@ -84,6 +106,8 @@ blackhole_and_repair() {
 	tc -n "$t0a" qdisc del dev up0 root
 	mrc_wait_for 60 mrc_mib_at_least "$FAB_A" PathToGood $((good0 + 1)) &&
 		touch "$res/good-seen"
+	mrc_wait_for 30 dead_path_back
+	faults_ctl_a -j conn show > "$res/paths-after.json"
 	conn_alive && touch "$res/alive-after-repair"
 }
 mrc_check "blackhole and repair on one connection: every byte verified up to its close" \
@@ -96,6 +120,16 @@ mrc_check "blackhole: a path went ASSUMED_BAD (PathToBad)" \
 	test -e "$res/bad-seen"
 mrc_check "blackhole repaired: probes bring paths back (PathToGood)" \
 	test -e "$res/good-seen"
+# Per path, by EV: the blackhole's own path was found and the others were
+# not blamed for it (at most one of the seven, for a spurious timeout on
+# a loaded machine); after the repair the dead path is back in use. Fails
+# if the engine blames the wrong EV or all alike.
+mrc_check "blackhole: the EV of path 2 (the dead spine) is ASSUMED_BAD" \
+	paths_check "$res/paths-during.json" 'all(p["state"] == "assumed-bad" for p in dead)'
+mrc_check "blackhole: the EVs of the 7 healthy paths stay in use (at most one out)" \
+	paths_check "$res/paths-during.json" 'sum(p["state"] not in ("good", "skip") for p in live) <= 1'
+mrc_check "blackhole repaired: the EV of path 2 is GOOD again" \
+	paths_check "$res/paths-after.json" 'all(p["state"] == "good" for p in dead)'
 mrc_check "blackhole: the live connection's TTR histogram counted recoveries" \
 	test -e "$res/ttr-seen"
 mrc_check "blackhole: probes of the dead path went unanswered (ProbesTimeout)" \

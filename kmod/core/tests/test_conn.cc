@@ -722,9 +722,10 @@ TEST(UserTimeout, ReplacesTheRetryBudget)
 // stream of small packets that filled its queue before the byte credit
 // ran out) refuses new data with a NACK NO_PKT_BUFFER. The sender must
 // take that as "alive, wait": no ETIMEDOUT however long the reader
-// sleeps (here 60 s, over ten times the retry budget), at most one
-// packet per rto_max once the backoff has grown (not a retransmission
-// per NACK), and every byte delivered soon after the reader resumes.
+// sleeps (here 60 s, over ten times the retry budget), about one packet
+// per rto_max once the backoff has grown (not a retransmission per
+// NACK: 10^5 here), and every byte delivered soon after the reader
+// resumes.
 TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 {
 	Pair pr(MRC_CONN_STREAM, 65536);
@@ -762,7 +763,6 @@ TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 	uint64_t t0 = pr.now;
 	run(t0 + 10 * kSec, false);
 	EXPECT_EQ(pr.c[0].err, 0);
-	EXPECT_TRUE(pr.c[0].peer_full);
 	// Backed off: over 50 more seconds, about one trial per rto_max
 	// (each answered by a NACK) and nothing else of the sender's.
 	uint64_t during = run(t0 + 60 * kSec, false);
@@ -779,7 +779,6 @@ TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 		run(pr.now + kSec / 100, true);
 	EXPECT_EQ(pr.c[1].rcv_read, 60000u);
 	EXPECT_LE(pr.now - t1, 2 * rto_max + kSec / 100);
-	EXPECT_FALSE(pr.c[0].peer_full);
 	EXPECT_EQ(pr.c[0].err, 0);
 }
 
