@@ -388,6 +388,9 @@ enum mrc_event_type {
  * @MRC_MIB_CTL_DROP_RATELIMIT: stateless control work not done, over the
  *	namespace's budget (1000 per second): RESETs answering data for an
  *	unknown connection, and the lookups of NO_CONN RESETs received.
+ * @MRC_MIB_IN_TRANSPORT_ACK: RoCE Transport ACKs (opcode 0xD1) received:
+ *	decoded, counted and ignored (MRC for Linux acknowledges with SACKs
+ *	and sends none).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -447,6 +450,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_FLAPS,
 	MRC_MIB_RESET_NO_CONN_SENT,
 	MRC_MIB_CTL_DROP_RATELIMIT,
+	MRC_MIB_IN_TRANSPORT_ACK,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
