@@ -21,11 +21,14 @@ the MRC port. Output, one line each, for the test to turn into checks:
                                 0xC000: MRC for Linux keeps the ports that
                                 carry EVs in 0xC000-0xFFFF, like Linux
                                 RoCE (wire-format.md section 2)
-  reflect OK MISSING EXAMPLES   SACK, NACK and ENDPOINT_RESPONSE entropies
+  reflect OK MISSING NONE EXAMPLES
+                                SACK, NACK and ENDPOINT_RESPONSE entropies
                                 that are / are not the EV (mrc.ev, rebuilt
                                 from UDP source port and flow label) of a
-                                packet in the capture: the receiver
-                                reflects the whole 32-bit EV
+                                packet in the capture (the receiver
+                                reflects the whole 32-bit EV), and SACKs
+                                that reflect none (entropy 0: no packet
+                                triggered them, e.g. a window update)
 """
 import argparse
 import collections
@@ -156,11 +159,13 @@ def main():
     # every EV a packet travelled on; the entropies reflected must be among
     # them (a packet reflected but not captured would be a capture drop)
     evs = {int(r["mrc.ev"], 0) for r in mrc if r["mrc.ev"]}
-    ok, miss = 0, []
+    ok, miss, none = 0, [], 0
     for r in mrc:
         for f in ("mrc.seth.entropy", "mrc.neth.entropy", "mrc.ep.entropy"):
             if r.get(f):
-                if int(r[f], 0) in evs:
+                if int(r[f], 0) == 0:
+                    none += 1
+                elif int(r[f], 0) in evs:
                     ok += 1
                 else:
                     miss.append("%s:%s" % (r["frame.number"], r[f]))
@@ -171,7 +176,7 @@ def main():
     print("not_mrc %d %s" % (len(not_mrc), ",".join(not_mrc[:20]) or "-"))
     print("bad %d %s" % (len(bad), ",".join(bad[:20]) or "-"))
     print("lowport %d %s" % (len(low), ",".join(sorted(set(low), key=int)[:20]) or "-"))
-    print("reflect %d %d %s" % (ok, len(miss), ",".join(miss[:10]) or "-"))
+    print("reflect %d %d %d %s" % (ok, len(miss), none, ",".join(miss[:10]) or "-"))
     return 0
 
 

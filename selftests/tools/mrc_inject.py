@@ -342,11 +342,12 @@ def classes(c, a):
            [to_victim(p) for p in acks] + [to_victim(acks[0] + bytes(8))])
 
     # 2c. FECN, BECN and M are taken (and ignored): the connection's own
-    # data packet with them set arrives as a duplicate.
-    yield ("data with FECN, BECN or M set is taken (a duplicate)", V[0],
-           ["InDropDup"] + sock, False,
-           [to_victim(with_bth(data, rsvd=r, mig=m)) for r, m in
-            ((0x80, 0), (0x40, 0), (0xC0, 1), (0, 1))])
+    # data packet with them set, at PSNs beyond the window, passes the
+    # decoder and the key check and is dropped by the window check.
+    yield ("data with FECN, BECN or M set passes the decoder (then beyond the window)",
+           V[0], ["InDropPsnWindow"] + sock, True,
+           [to_victim(with_bth(data, rsvd=r, mig=m, psn=(c.psn + 50000 + i) % PSN_MOD))
+            for i, (r, m) in enumerate(((0x80, 0), (0x40, 0), (0xC0, 1), (0, 1)))])
 
     # 3. BTH fields that must be zero.
     bad = [with_bth(data, tver=t) for t in (1, 7, 15)]
