@@ -325,7 +325,9 @@ enum mrc_event_type {
  *	UDP checksum is dropped by the UDP layer before MRC sees it
  *	(Udp6InCsumErrors in /proc/net/snmp6).
  * @MRC_MIB_IN_DROP_NO_CONN: received packets dropped: no such connection.
- * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong QPN or R_Key.
+ * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong key (the R_Key of
+ *	data, the key of a SACK, NACK or probe, a RESET's key, a CM cookie or
+ *	port).
  * @MRC_MIB_IN_DROP_PSN_WINDOW: received packets dropped: PSN outside the
  *	window.
  * @MRC_MIB_IN_DROP_DUP: received duplicates (already placed).
