@@ -443,6 +443,7 @@ static void mrc_glue_count_drop(struct net *net, int reason)
 	switch (reason) {
 	case MRC_DROP_BAD_RKEY:
 	case MRC_DROP_BAD_RESET:
+	case MRC_DROP_BAD_CTRL_KEY:
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_BAD_KEY);
 		break;
 	case MRC_DROP_PSN_WINDOW:
@@ -551,7 +552,7 @@ static void mrc_glue_events(struct mrc_sock *msk)
 		switch (ev.type) {
 		case MRC_CEV_PATH:
 			rt = mrc_glue_route(msk, ev.cfg_id);
-			mrc_event_path_state(net, msk->lqpn, ev.ev & 0xffff,
+			mrc_event_path_state(net, msk->lqpn, ev.ev,
 					     rt ? rt->path_id : U32_MAX, ev.plane,
 					     ev.old_state, ev.new_state,
 					     ev.reason, ev.drops);
@@ -864,7 +865,7 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		mrc_conn_set_rx_mem_full(msk->conn,
 					 atomic_read(&sk->sk_rmem_alloc) >
 					 2 * READ_ONCE(sk->sk_rcvbuf));
-	drop = mrc_conn_rx(msk->conn, pkt, cb->ev16, cb->ecn_ce,
+	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce,
 			   ktime_get_ns(), &v);
 	if (drop) {
 		mrc_glue_count_drop(net, drop);
@@ -1087,7 +1088,7 @@ u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 		const struct mrc_path *p = mrc_conn_path(msk->conn, i);
 		struct mrc_nl_conn_path *o = &paths[n++];
 
-		o->ev = p->ev & MRC_PATH_EV_ENTROPY_MASK;
+		o->ev = p->ev;
 		o->plane = p->plane;
 		o->path_id = p->cfg_id < msk->ncands ?
 			     msk->routes[p->cfg_id].path_id : U32_MAX;

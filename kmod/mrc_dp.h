@@ -34,7 +34,8 @@
  * @off: stream offset of the first payload byte.
  * @len: payload bytes.
  * @eor: the last packet of a SEQPACKET message.
- * @ev16: receive: the entropy value in the UDP source port.
+ * @ev: receive: the entropy value, rebuilt from the UDP source port and
+ *	the IPv6 flow label (mrc_ev_from_wire()).
  * @ecn_ce: receive: the packet was CE-marked.
  */
 struct mrc_skb_cb {
@@ -42,7 +43,7 @@ struct mrc_skb_cb {
 	u32 len;
 	u8 eor;
 	u8 ecn_ce;
-	u16 ev16;
+	u32 ev;
 };
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))

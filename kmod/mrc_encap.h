@@ -17,7 +17,7 @@
 #define MRC_SRH_MAX_SEGS	8
 #endif
 
-/* The IPv6 flow label: 20 bits, host order (the entropy value's low bits). */
+/* The IPv6 flow label: 20 bits, host order (the EV's bits 31..14). */
 #define MRC_FLOWLABEL_MASK	0xfffffU
 
 /*
@@ -75,9 +75,9 @@ struct mrc_route {
  * struct mrc_flow - the inner header of one packet.
  * @saddr: our plane-independent address.
  * @daddr: the peer's address.
- * @sport: UDP source port: the entropy value's low 16 bits.
+ * @sport: UDP source port: 0xC000 | EV[13:0] (mrc_ev_sport()).
  * @dport: UDP destination port of the namespace.
- * @flowlabel: IPv6 flow label (entropy), host order, 20 bits.
+ * @flowlabel: IPv6 flow label: EV[31:14] (mrc_ev_flowlabel()), host order.
  * @tclass: traffic class (DSCP and ECN bits).
  */
 struct mrc_flow {

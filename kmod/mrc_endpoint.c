@@ -66,7 +66,7 @@ void mrc_ep_net_init(struct mrc_dp_net *dn)
 static void mrc_ep_answer(struct net *net, struct sk_buff *skb,
 			  const struct mrc_ep_req *req, u64 rx_time)
 {
-	u16 ev16 = MRC_SKB_CB(skb)->ev16;
+	u32 ev = MRC_SKB_CB(skb)->ev;
 	struct mrc_pkt pkt = {};
 	struct mrc_flow fl;
 
@@ -79,7 +79,7 @@ static void mrc_ep_answer(struct net *net, struct sk_buff *skb,
 	pkt.u.ep_resp.port_status = mrc_cfg_ports_up(net);
 	pkt.u.ep_resp.req_tx_time = req->tx_time;
 	pkt.u.ep_resp.rx_time = rx_time;
-	pkt.u.ep_resp.entropy = ev16;
+	pkt.u.ep_resp.entropy = ev;
 	pkt.u.ep_resp.tx_time = ktime_get_ns();
 	mrc_flow_reply(net, skb, &fl);
 	if (!mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0))
@@ -231,9 +231,9 @@ static int mrc_ep_send_probe(struct net *net, struct mrc_ep_probe *pr,
 	rt.path_id = cand->path_id;
 	memcpy(rt.segs, cand->segs, sizeof(rt.segs));
 	fl.daddr = pr->dst;
-	fl.sport = (ev & 0xffff) ?: MRC_EV_NONZERO;
+	fl.sport = mrc_ev_sport(ev);
 	fl.dport = READ_ONCE(mrc_dp_net(net)->udp_port);
-	fl.flowlabel = ev & MRC_FLOWLABEL_MASK;
+	fl.flowlabel = mrc_ev_flowlabel(ev);
 
 	pkt.type = MRC_PKT_EP_REQ;
 	pkt.bth.opcode = MRC_OP_EP_REQUEST;

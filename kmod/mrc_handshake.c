@@ -224,7 +224,7 @@ static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 		mrc_hs_event(msk, MRC_EVENT_CONN_ESTABLISHED, 0);
 	}
 	if (a->new_ev)
-		msk->ev_cm = get_random_u16();
+		msk->ev_cm = get_random_u32();
 	if (a->send)
 		mrc_hs_send(msk, a->send, a->fan_out);
 	if (a->rcv_shutdown)
@@ -271,7 +271,7 @@ int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 	if (err)
 		return err;
 	msk->cookie = get_random_u64();
-	msk->ev_cm = get_random_u16();
+	msk->ev_cm = get_random_u32();
 	msk->rqpn = 0;
 	mrc_cm_fsm_connect(&msk->cm, now, budget, &a);
 	mrc_hs_act(msk, &a);
@@ -553,7 +553,7 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	child->cookie = req->u.cm.cookie;
 	child->rqpn = req->u.cm.src_qpn;
 	child->rparams = req->u.cm.params;
-	child->ev_cm = MRC_SKB_CB(skb)->ev16;
+	child->ev_cm = MRC_SKB_CB(skb)->ev;
 
 	if (mrc_glue_prepare(child))
 		goto free_child;

@@ -14,10 +14,12 @@
 #include <net/ipv6.h>
 #include <net/udp.h>
 
+#include "core/mrc_cm.h"
 #include "mrc_endpoint.h"
 #include "mrc_handshake.h"
 #include "mrc_conn_glue.h"
 #include "mrc_input.h"
+#include "mrc_output.h"
 #include "mrc_sk.h"
 #include "mrc_table.h"
 #include "mrc_stats.h"
@@ -40,6 +42,37 @@ static int mrc_input_decode(struct net *net, struct sk_buff *skb,
 				    mrc_wire_err_name(err));
 	}
 	return err;
+}
+
+/*
+ * A CM_REQ of the previous wire generation (CMH version 1: 16-bit EVs,
+ * STREAM as WRITE_ONLY, no key in SACKs): refused with a CM_REJ
+ * BAD_VERSION in its own version, which that peer reads (its connect()
+ * fails at once), within the namespace's budget of stateless answers.
+ * The answer is smaller than the request.
+ */
+static void mrc_input_refuse_version(struct net *net, struct sk_buff *skb,
+				     const struct mrc_pkt *req)
+{
+	const struct mrc_cm cm = {
+		.version = MRC_CM_VERSION_V1,
+		.port = req->u.cm.port,
+		.client_port = req->u.cm.client_port,
+		.dst_qpn = req->u.cm.src_qpn,
+		.cookie = req->u.cm.cookie,
+		.rej_reason = MRC_REJ_BAD_VERSION,
+	};
+	struct mrc_flow fl;
+	struct mrc_pkt pkt;
+
+	if (!__ratelimit(&mrc_dp_net(net)->ctl_rl)) {
+		MRC_INC_STATS(net, MRC_MIB_CTL_DROP_RATELIMIT);
+		return;
+	}
+	mrc_cm_pkt(&pkt, MRC_OP_CM_REJ, &cm);
+	MRC_INC_STATS(net, MRC_MIB_HS_REJECTED);
+	mrc_flow_reply(net, skb, &fl);
+	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
 }
 
 /* A decoded packet for a socket, with its lock held. */
@@ -120,7 +153,8 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 	struct mrc_pkt pkt;
 
 	memset(cb, 0, sizeof(*cb));
-	cb->ev16 = ntohs(udp_hdr(skb)->source);
+	cb->ev = mrc_ev_from_wire(ntohs(udp_hdr(skb)->source),
+				  ntohl(ip6_flowlabel(ip6h)));
 	cb->ecn_ce = INET_ECN_is_ce(ipv6_get_dsfield(ip6h));
 	__skb_pull(skb, sizeof(struct udphdr));
 	MRC_INC_STATS(net, MRC_MIB_IN_PKTS);
@@ -129,6 +163,19 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 	if (mrc_input_decode(net, skb, &pkt))
 		goto drop;
 
+	if (pkt.type == MRC_PKT_ACK) {
+		/* RoCE's ACK: MRC acknowledges with SACKs; count, ignore */
+		MRC_INC_STATS(net, MRC_MIB_IN_TRANSPORT_ACK);
+		goto drop;
+	}
+	if (pkt.type == MRC_PKT_CM && pkt.u.cm.version != MRC_CM_VERSION) {
+		/* the previous wire: refuse its CM_REQ; we sent no v1 REQ */
+		if (pkt.bth.opcode == MRC_OP_CM_REQ)
+			mrc_input_refuse_version(net, skb, &pkt);
+		else
+			MRC_INC_STATS(net, MRC_MIB_IN_DROP_MALFORMED);
+		goto drop;
+	}
 	if (pkt.bth.dest_qpn == MRC_QPN_CM) {
 		msk = mrc_hs_input(net, skb, &pkt);
 		if (msk)

@@ -106,24 +106,25 @@ void mrc_flow_reply(struct net *net, const struct sk_buff *skb,
 	memset(fl, 0, sizeof(*fl));
 	fl->saddr = ip6h->daddr;
 	fl->daddr = ip6h->saddr;
-	fl->sport = MRC_SKB_CB(skb)->ev16 ?: MRC_EV_NONZERO;
+	fl->sport = mrc_ev_sport(MRC_SKB_CB(skb)->ev);
 	fl->dport = READ_ONCE(mrc_dp_net(net)->udp_port);
-	fl->flowlabel = fl->sport;
+	fl->flowlabel = mrc_ev_flowlabel(MRC_SKB_CB(skb)->ev);
 }
 
 /**
  * mrc_flow_of() - the inner header of a connection's packets.
  * @msk: the socket.
  * @fl: filled in.
- * @ev: the entropy value (UDP source port, flow label).
+ * @ev: the 32-bit entropy value: UDP source port 0xC000 | EV[13:0], flow
+ *	label EV[31:14] (Documentation/wire-format.md section 2).
  */
 void mrc_flow_of(const struct mrc_sock *msk, struct mrc_flow *fl, u32 ev)
 {
 	fl->saddr = msk->saddr;
 	fl->daddr = msk->daddr;
-	fl->sport = (ev & 0xffff) ?: MRC_EV_NONZERO;
+	fl->sport = mrc_ev_sport(ev);
 	fl->dport = READ_ONCE(mrc_dp_net(sock_net(&msk->sk))->udp_port);
-	fl->flowlabel = ev & 0xfffff;
+	fl->flowlabel = mrc_ev_flowlabel(ev);
 	/* IPV6_TCLASS gives the DSCP; the ECN bits are not the user's. */
 	fl->tclass = READ_ONCE(msk->opts.tclass) & ~INET_ECN_MASK;
 }

@@ -8,9 +8,6 @@
 #include "mrc_dp.h"
 #include "core/mrc_wire.h"
 
-/* The UDP source port of an EV whose 16 wire bits are 0: never port 0. */
-#define MRC_EV_NONZERO	0xc000
-
 /* Largest header-only packet the module sends (CM messages are largest). */
 #define MRC_PKT_HDR_MAX_ANY	128
 

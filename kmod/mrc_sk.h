@@ -187,7 +187,7 @@ struct mrc_sock {
 	bool passive;
 	struct mrc_path_cand *cands;
 	u32 ncands;
-	u16 ev_cm;
+	u32 ev_cm;
 	struct mrc_conn_params *params;
 	size_t conn_size;
 	u32 peer_ports_pending;

@@ -59,6 +59,15 @@ extern "C" {
 #define MRC_CONN_DEF_EVENTS		64
 #define MRC_CONN_DEF_ACK_DELAY_NS	(50 * MRC_NSEC_PER_USEC)
 
+/*
+ * STREAM: longest RDMA WRITE message (bytes), cut to a whole number of
+ * full packets. Its length minus one rides in the upper 16 bits of the
+ * scoreboard's user word, above the MSN, so that a retransmission carries
+ * the same DMA length.
+ */
+#define MRC_CONN_SMSG_MAX	0x10000U
+#define MRC_CONN_SMSG_SHIFT	16
+
 /* TSETH timestamps count units of 2^10 ns (about 1 us), mod 2^16. */
 #define MRC_CONN_TS_SHIFT	10
 
@@ -71,13 +80,17 @@ extern "C" {
  *	endpoint operations: the glue handles those).
  * @MRC_DROP_BAD_QPN: the DestQP is not the connection's.
  * @MRC_DROP_BAD_RKEY: data with a wrong RETH R_Key.
- * @MRC_DROP_BAD_OPCODE: a data opcode the socket type does not use.
+ * @MRC_DROP_BAD_OPCODE: a data opcode the socket type does not use (no
+ *	longer returned: both types take every data opcode since CM
+ *	version 2).
  * @MRC_DROP_PSN_WINDOW: data outside the receive window.
  * @MRC_DROP_NO_CREDIT: data beyond the credit we advertised.
  * @MRC_DROP_MSG_FULL: SEQPACKET: no room to record another message end.
  * @MRC_DROP_SACK_UNSENT: a SACK acknowledging PSNs never sent.
  * @MRC_DROP_NACK_UNSENT: a NACK naming a PSN never sent.
  * @MRC_DROP_BAD_RESET: a RESET whose QPN or R_Key does not match.
+ * @MRC_DROP_BAD_CTRL_KEY: a SACK, NACK or PROBE whose key is not the one
+ *	we issued (our R_Key).
  * @MRC_DROP_NO_MEM: data the glue has no memory to hold (the reader is
  *	behind): a NACK NO_PKT_BUFFER asks for it later.
  * @__MRC_DROP_MAX: number of reasons.
@@ -95,6 +108,7 @@ enum mrc_conn_drop {
 	MRC_DROP_SACK_UNSENT,
 	MRC_DROP_NACK_UNSENT,
 	MRC_DROP_BAD_RESET,
+	MRC_DROP_BAD_CTRL_KEY,
 	MRC_DROP_NO_MEM,
 
 	__MRC_DROP_MAX
@@ -451,7 +465,9 @@ struct mrc_conn_ack {
  * @evq_tail: next to push.
  * @snd_end: end of the bytes the application queued.
  * @snd_nxt: next new stream offset to send.
- * @pkt_msn: STREAM: packet counter used as MSN.
+ * @pkt_msn: STREAM: message counter used as MSN.
+ * @smsg_end: STREAM: stream offset where the message being sent ends.
+ * @smsg_len: STREAM: its length (the RETH DMA length of its packets).
  * @rcv_read: what the application has read.
  * @ackq: pending SACK triggers.
  * @ackq_n: their number.
@@ -537,6 +553,8 @@ struct mrc_conn {
 	u64 snd_end;
 	u64 snd_nxt;
 	u32 pkt_msn;
+	u64 smsg_end;
+	u32 smsg_len;
 	u64 rcv_read;
 
 	struct mrc_conn_ack ackq[MRC_CONN_ACKQ];

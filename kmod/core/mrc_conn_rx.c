@@ -18,6 +18,7 @@ static const char * const mrc_conn_drop_names[__MRC_DROP_MAX] = {
 	[MRC_DROP_SACK_UNSENT] = "sack_unsent",
 	[MRC_DROP_NACK_UNSENT] = "nack_unsent",
 	[MRC_DROP_BAD_RESET] = "bad_reset",
+	[MRC_DROP_BAD_CTRL_KEY] = "bad_ctrl_key",
 	[MRC_DROP_NO_MEM] = "no_mem",
 };
 
@@ -107,10 +108,13 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	bool dup, msg_end;
 	s32 diff;
 
+	/*
+	 * Every data opcode is taken on both socket types: STREAM sends
+	 * WRITE_FIRST/MIDDLE/LAST (and may receive immediates, ignored);
+	 * only SEQPACKET delivers message boundaries.
+	 */
 	if (d->r_key != conn->p.rx_r_key)
 		return mrc_conn_drop(conn, MRC_DROP_BAD_RKEY);
-	if (!seq && op != MRC_OP_WRITE_ONLY)
-		return mrc_conn_drop(conn, MRC_DROP_BAD_OPCODE);
 	diff = mrc_psn_diff(pkt->bth.psn, conn->rx.cack);
 	if (diff >= (s32)conn->rx.window || diff < -(s32)conn->rx.window)
 		return mrc_conn_drop(conn, MRC_DROP_PSN_WINDOW);
@@ -386,6 +390,19 @@ static int mrc_conn_rx_reset(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	return MRC_DROP_NONE;
 }
 
+/* The key a SACK, NACK or PROBE carries. */
+static u32 mrc_conn_ctrl_key(const struct mrc_pkt *pkt)
+{
+	switch (pkt->type) {
+	case MRC_PKT_SACK:
+		return pkt->u.sack.key;
+	case MRC_PKT_NACK:
+		return pkt->u.nack.key;
+	default:
+		return pkt->u.probe.key;
+	}
+}
+
 /**
  * mrc_conn_rx() - a decoded packet arrived for this connection.
  * @conn: connection.
@@ -397,8 +414,9 @@ static int mrc_conn_rx_reset(struct mrc_conn *conn, const struct mrc_pkt *pkt,
  * @now: current time.
  * @v: the verdict (fully overwritten).
  *
- * Every check (R_Key, opcode for the socket type, PSN window, credit,
- * SACK or NACK of unsent PSNs, RESET key) runs before anything changes:
+ * Every check (R_Key of data, key of SACK, NACK and PROBE, PSN window,
+ * credit, SACK or NACK of unsent PSNs, RESET key) runs before anything
+ * changes:
  * a dropped packet changes nothing but the drop counter (and may queue a
  * NACK). Data: place the payload at @v->place_off unless @v->dup, then
  * deliver up to @v->deliver_off (STREAM) or pop @v->msgs messages
@@ -423,6 +441,10 @@ int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 		return mrc_conn_drop(conn, MRC_DROP_BAD_TYPE);
 	if (pkt->bth.dest_qpn != conn->p.local_qpn)
 		return mrc_conn_drop(conn, MRC_DROP_BAD_QPN);
+	/* SACK, NACK and PROBE carry the key we issued, as data does. */
+	if (pkt->type != MRC_PKT_DATA &&
+	    mrc_conn_ctrl_key(pkt) != conn->p.rx_r_key)
+		return mrc_conn_drop(conn, MRC_DROP_BAD_CTRL_KEY);
 	conn->now = now;
 	switch (pkt->type) {
 	case MRC_PKT_DATA:

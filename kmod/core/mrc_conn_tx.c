@@ -78,7 +78,8 @@ static void mrc_conn_fill_desc(const struct mrc_conn *conn, u32 psn, u64 off,
 		if (mrc_op_has_imm(opcode))
 			d->imm = m->len;
 	} else {
-		d->dma_len = len;
+		/* STREAM: the message's length rides with its MSN */
+		d->dma_len = (user >> MRC_CONN_SMSG_SHIFT) + 1;
 	}
 }
 
@@ -106,6 +107,21 @@ static int mrc_conn_next_rtx(struct mrc_conn *conn, u64 now, u64 cwnd,
 	return 1;
 }
 
+/* Longest STREAM message: whole packets, at most MRC_CONN_SMSG_MAX. */
+static u32 mrc_conn_smsg_cap(u32 mss)
+{
+	if (mss >= MRC_CONN_SMSG_MAX)
+		return MRC_CONN_SMSG_MAX;
+	return MRC_CONN_SMSG_MAX - MRC_CONN_SMSG_MAX % mss;
+}
+
+static u8 mrc_conn_stream_op(bool first, bool last)
+{
+	if (first)
+		return last ? MRC_OP_WRITE_ONLY : MRC_OP_WRITE_FIRST;
+	return last ? MRC_OP_WRITE_LAST : MRC_OP_WRITE_MIDDLE;
+}
+
 /* Size and opcode of the next new packet; 0 bytes and false: wait. */
 static bool mrc_conn_next_new(struct mrc_conn *conn, u32 *len, u8 *op,
 			      u32 *user, bool *msg_last)
@@ -117,13 +133,28 @@ static bool mrc_conn_next_new(struct mrc_conn *conn, u32 *len, u8 *op,
 	bool first, last;
 
 	if (!mrc_conn_seq(conn)) {
-		rem = conn->snd_end - conn->snd_nxt;
+		/*
+		 * STREAM: what is queued when a message starts (at most
+		 * MRC_CONN_SMSG_MAX bytes, whole packets) is one RDMA WRITE
+		 * message, sent as WRITE_ONLY or WRITE_FIRST, _MIDDLE...,
+		 * _LAST like RoCE.
+		 */
+		if (conn->snd_nxt >= conn->smsg_end) {
+			rem = min_t(u64, conn->snd_end - conn->snd_nxt,
+				    mrc_conn_smsg_cap(mss));
+			conn->smsg_len = (u32)rem;
+			conn->smsg_end = conn->snd_nxt + rem;
+		}
+		rem = conn->smsg_end - conn->snd_nxt;
 		*len = credit ? mrc_credit_tx_sendable(&conn->ctx,
 						       conn->snd_nxt, rem) :
 				(u32)min_t(u64, rem, mss);
-		*op = MRC_OP_WRITE_ONLY;
-		*user = conn->pkt_msn;
-		*msg_last = true;
+		first = conn->snd_nxt + conn->smsg_len == conn->smsg_end;
+		last = *len == rem;
+		*op = mrc_conn_stream_op(first, last);
+		*user = (u16)conn->pkt_msn |
+			((conn->smsg_len - 1) << MRC_CONN_SMSG_SHIFT);
+		*msg_last = last;
 		return *len != 0;
 	}
 	m = &conn->txm[conn->txm_send & conn->txm_mask];
@@ -209,7 +240,7 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 				psn;
 			conn->txm_send++;
 		}
-	} else {
+	} else if (last) {
 		conn->pkt_msn++;
 	}
 	/* the tail of what is queued: ask for a SACK at once */
@@ -293,6 +324,7 @@ static void mrc_conn_build_sack(struct mrc_conn *conn,
 	s->mark = a->ce ? MRC_MARK_SKIP_ONCE : MRC_MARK_NONE;
 	s->probe_resp = a->probe;
 	s->entropy = a->ev;
+	s->key = conn->p.tx_r_key;
 	mrc_rx_fill_sack(&conn->rx, a->psn, s);
 	s->cc.tx_ts = a->ts_valid ? a->tx_ts : 0;
 	s->cc.ts_valid = a->ts_valid;
@@ -311,6 +343,7 @@ static void mrc_conn_build_probe(struct mrc_conn *conn, u64 now,
 {
 	mrc_conn_ctrl_init(conn, pkt, MRC_PKT_PROBE, MRC_OP_PROBE);
 	pkt->u.probe.probe_id = ++conn->probe_id;
+	pkt->u.probe.key = conn->p.tx_r_key;
 	pkt->u.probe.tx_time = now;
 	conn->st.probes_sent++;
 }
@@ -387,6 +420,7 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			mrc_conn_ctrl_init(conn, pkt, MRC_PKT_NACK,
 					   MRC_OP_NACK);
 			pkt->u.nack = conn->nack;
+			pkt->u.nack.key = conn->p.tx_r_key;
 			*ev = conn->paths.paths[path].ev;
 			goto out;
 		} else if (conn->ackq_n) {

@@ -460,17 +460,14 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 	}
 
 	/*
-	 * Only the low 16 bits travel (UDP source port, flow label) and come
-	 * back in SACKs and NACKs, so they must name the entry: the low
+	 * The whole EV travels and comes back in SACKs and NACKs: its low
 	 * MRC_PATH_EV_INDEX_BITS bits are index + 1, the rest random.
 	 */
 	entropy = (u32)mrc_prng_next(&t->rng);
 	stride = (u32)mrc_prng_next(&t->rng) | 1;
 	for (i = 0; i < t->count; i++) {
-		u32 wire = (((entropy + i * stride) << MRC_PATH_EV_INDEX_BITS) |
-			    (i + 1)) & MRC_PATH_EV_ENTROPY_MASK;
-
-		t->paths[i].ev = ((i + 1) << 16) | wire;
+		t->paths[i].ev = ((entropy + i * stride) <<
+				  MRC_PATH_EV_INDEX_BITS) | (i + 1);
 		t->order[i] = i;
 	}
 	mrc_path_shuffle(&t->rng, t->order, t->count);
@@ -479,17 +476,9 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 
 int mrc_path_lookup_ev(const struct mrc_path_table *t, u32 ev)
 {
-	u32 idx = ev >> 16;
+	u32 idx = ev & MRC_PATH_EV_INDEX_MASK;
 
-	if (!idx) {
-		/* A wire value: the index is in its low bits. */
-		idx = ev & MRC_PATH_EV_INDEX_MASK;
-		if (!idx || idx > t->count ||
-		    (t->paths[idx - 1].ev & MRC_PATH_EV_ENTROPY_MASK) != ev)
-			return -ENOENT;
-		return idx - 1;
-	}
-	if (idx > t->count || t->paths[idx - 1].ev != ev)
+	if (!idx || idx > t->count || t->paths[idx - 1].ev != ev)
 		return -ENOENT;
 	return idx - 1;
 }

@@ -59,13 +59,14 @@ extern "C" {
 #define MRC_PATH_NEVER		(~0ULL)
 
 /*
- * EV layout: bits 31..16 = entry index + 1 (never 0); bits 15..0 = the
- * wire value, which goes in the UDP source port and flow label and is all
- * a receiver can reflect: its low MRC_PATH_EV_INDEX_BITS bits are the
- * index + 1 again (so a reflected wire value finds its entry in O(1)), the
- * bits above them random. Hence at most MRC_PATH_EV_INDEX_MASK entries.
+ * EV layout: all 32 bits travel (UDP source port and flow label, see
+ * mrc_ev_sport()) and come back whole in SACKs and NACKs. The low
+ * MRC_PATH_EV_INDEX_BITS bits are the entry's index + 1 (never 0, so a
+ * reflected EV finds its entry in O(1)); the bits above them are random.
+ * The index bits sit in the UDP source port, so the EVs of one connection
+ * differ there too (ECMP hashes on ports). Hence at most
+ * MRC_PATH_EV_INDEX_MASK entries.
  */
-#define MRC_PATH_EV_ENTROPY_MASK	0xffffU
 #define MRC_PATH_EV_INDEX_BITS		11
 #define MRC_PATH_EV_INDEX_MASK		((1U << MRC_PATH_EV_INDEX_BITS) - 1)
 
@@ -122,7 +123,7 @@ struct mrc_path_stats {
 
 /**
  * struct mrc_path - one entry (EV) of the table.
- * @ev: the 32-bit entropy value (see MRC_PATH_EV_ENTROPY_MASK).
+ * @ev: the 32-bit entropy value (see MRC_PATH_EV_INDEX_BITS).
  * @cfg_id: opaque id of the configured path it came from.
  * @plane: plane number (0..31).
  * @state: enum mrc_path_state.
@@ -337,7 +338,7 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 /**
  * mrc_path_lookup_ev() - find the entry of a reflected EV.
  * @t: table.
- * @ev: a whole EV, or the 16-bit wire value reflected by a SACK or NACK.
+ * @ev: an EV, as a SACK or NACK reflects it (all 32 bits).
  *
  * Return: the index, or -ENOENT if no entry has that EV.
  */

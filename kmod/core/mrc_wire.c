@@ -35,6 +35,10 @@ static const char * const mrc_wire_err_names[__MRC_WERR_MAX] = {
 #define BTH_PAD_SHIFT	4
 #define BTH_PAD_MASK	0x30
 #define BTH_TVER_MASK	0x0f
+/* BTH byte 4 */
+#define BTH_FECN	0x80
+#define BTH_BECN	0x40
+#define BTH_B4_RSVD	0x3f
 /* BTH byte 8 */
 #define BTH_ACKREQ	0x80
 #define BTH_RTX		0x40
@@ -99,16 +103,11 @@ enum mrc_pkt_type mrc_pkt_type_of(u8 opcode)
 		return MRC_PKT_CM;
 	case MRC_OP_RESET:
 		return MRC_PKT_RESET;
+	case MRC_OP_TRANSPORT_ACK:
+		return MRC_PKT_ACK;
 	default:
 		return MRC_PKT_INVALID;
 	}
-}
-
-static int mrc_invalid_opcode(u8 opcode)
-{
-	if (opcode == MRC_OP_TRANSPORT_ACK)
-		return -MRC_WERR_UNSUPPORTED_OPCODE;
-	return -MRC_WERR_UNKNOWN_OPCODE;
 }
 
 static bool mrc_cm_has_params(u8 opcode)
@@ -157,8 +156,10 @@ int mrc_pkt_hdr_len(u8 opcode, bool ts)
 		return MRC_CM_BASE_LEN + mrc_cm_body_len(opcode);
 	case MRC_PKT_RESET:
 		return MRC_BTH_LEN + MRC_RSTH_LEN;
+	case MRC_PKT_ACK:
+		return MRC_BTH_LEN + MRC_AETH_LEN;
 	default:
-		return mrc_invalid_opcode(opcode);
+		return -MRC_WERR_UNKNOWN_OPCODE;
 	}
 }
 
@@ -204,10 +205,13 @@ static int mrc_check_bth(const struct mrc_pkt *pkt)
 	}
 	if (pkt->type == MRC_PKT_DATA)
 		return mrc_psn_valid(bth->psn) ? 0 : -MRC_WERR_BAD_FIELD;
-	/* Flags and PSN mean nothing outside data packets: must be zero. */
-	if (bth->se || bth->ack_req || bth->rtx || bth->ts || bth->psn)
+	/* Flags mean nothing outside data packets: must be zero. */
+	if (bth->se || bth->ack_req || bth->rtx || bth->ts)
 		return -MRC_WERR_RESERVED;
-	return 0;
+	/* A Transport ACK acknowledges its PSN; elsewhere the PSN is zero. */
+	if (pkt->type == MRC_PKT_ACK)
+		return mrc_psn_valid(bth->psn) ? 0 : -MRC_WERR_BAD_FIELD;
+	return bth->psn ? -MRC_WERR_RESERVED : 0;
 }
 
 static int mrc_check_data(const struct mrc_pkt *pkt)
@@ -245,6 +249,10 @@ static int mrc_check_cm(const struct mrc_pkt *pkt)
 	const struct mrc_cm_params *p = &cm->params;
 	u8 op = pkt->bth.opcode;
 
+	/* the previous version: only its CM_REQ (to refuse it) and our REJ */
+	if (cm->version == MRC_CM_VERSION_V1 && op != MRC_OP_CM_REQ &&
+	    op != MRC_OP_CM_REJ)
+		return -MRC_WERR_BAD_EXT_VERSION;
 	switch (op) {
 	case MRC_OP_CM_REQ:
 		if (!mrc_qpn_is_dynamic(cm->src_qpn) || cm->dst_qpn)
@@ -310,6 +318,8 @@ static int mrc_pkt_check(const struct mrc_pkt *pkt)
 		return mrc_check_cm(pkt);
 	case MRC_PKT_RESET:
 		return mrc_check_reset(&pkt->u.reset);
+	case MRC_PKT_ACK:
+		return pkt->u.ack.msn > MRC_PSN_MASK ? -MRC_WERR_BAD_FIELD : 0;
 	default:
 		return 0;
 	}
@@ -331,9 +341,12 @@ static int mrc_parse_bth(const u8 *p, struct mrc_bth *bth)
 	bth->opcode = p[0];
 	if (p[1] & BTH_TVER_MASK)
 		return -MRC_WERR_BAD_TVER;
-	if ((p[1] & BTH_MIG) || p[4] || (p[8] & BTH_FLAGS_RSVD))
+	if ((p[4] & BTH_B4_RSVD) || (p[8] & BTH_FLAGS_RSVD))
 		return -MRC_WERR_RESERVED;
 	bth->se = p[1] & BTH_SE;
+	bth->mig = p[1] & BTH_MIG;
+	bth->fecn = p[4] & BTH_FECN;
+	bth->becn = p[4] & BTH_BECN;
 	bth->pad_cnt = (p[1] & BTH_PAD_MASK) >> BTH_PAD_SHIFT;
 	bth->pkey = mrc_get_be16(p + 2);
 	bth->dest_qpn = mrc_get_be24(p + 5);
@@ -410,8 +423,7 @@ static int mrc_parse_sack(const u8 *buf, u32 len, struct mrc_sack *s)
 	s->probe_resp = p[1] & SETH_PR;
 	s->ack_psn_offset = (s16)mrc_get_be16(p + 2);
 	s->entropy = mrc_get_be32(p + 4);
-	s->spdcid = mrc_get_be16(p + 8);
-	s->dpdcid = mrc_get_be16(p + 10);
+	s->key = mrc_get_be32(p + 8);
 	s->cack_psn = mrc_get_be24(p + 13);
 	s->cc_type = p[16] >> 4;
 	s->cc_flags = p[16] & 0x0f;
@@ -444,20 +456,17 @@ static int mrc_parse_nack(const u8 *p, struct mrc_nack *n)
 	n->reason = p[0];
 	n->vendor = p[1];
 	n->entropy = mrc_get_be32(p + 4);
-	n->spdcid = mrc_get_be16(p + 8);
-	n->dpdcid = mrc_get_be16(p + 10);
+	n->key = mrc_get_be32(p + 8);
 	n->cc_type = p[16] >> 4;
 	n->tx_ts = mrc_get_be16(p + 18);
 	return mrc_get_rsvd24(p + 12, &n->nack_psn);
 }
 
-static int mrc_parse_probe(const u8 *p, struct mrc_probe *pr)
+static void mrc_parse_probe(const u8 *p, struct mrc_probe *pr)
 {
-	if (mrc_get_be32(p + 4))
-		return -MRC_WERR_RESERVED;
 	pr->probe_id = mrc_get_be32(p);
+	pr->key = mrc_get_be32(p + 4);
 	pr->tx_time = mrc_get_be64(p + 8);
-	return 0;
 }
 
 static int mrc_parse_ep_req(const u8 *p, struct mrc_ep_req *r)
@@ -494,8 +503,11 @@ static int mrc_parse_cm(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 	if (len < MRC_CM_BASE_LEN)
 		return -MRC_WERR_TRUNCATED;
 	/* version first: a later version may have other lengths */
-	if (p[0] != MRC_CM_VERSION)
+	if (p[0] != MRC_CM_VERSION &&
+	    (p[0] != MRC_CM_VERSION_V1 || (pkt->bth.opcode != MRC_OP_CM_REQ &&
+					   pkt->bth.opcode != MRC_OP_CM_REJ)))
 		return -MRC_WERR_BAD_EXT_VERSION;
+	cm->version = p[0];
 	if (len < want)
 		return -MRC_WERR_TRUNCATED;
 	if (len > want)
@@ -562,7 +574,12 @@ static int mrc_parse_fixed(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 	case MRC_PKT_NACK:
 		return mrc_parse_nack(p, &pkt->u.nack);
 	case MRC_PKT_PROBE:
-		return mrc_parse_probe(p, &pkt->u.probe);
+		mrc_parse_probe(p, &pkt->u.probe);
+		return 0;
+	case MRC_PKT_ACK:
+		pkt->u.ack.syndrome = p[0];
+		pkt->u.ack.msn = mrc_get_be24(p + 1);
+		return 0;
 	case MRC_PKT_EP_REQ:
 		return mrc_parse_ep_req(p, &pkt->u.ep_req);
 	case MRC_PKT_EP_RESP:
@@ -593,7 +610,7 @@ int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out)
 		return -MRC_WERR_TRUNCATED;
 	out->type = mrc_pkt_type_of(buf[0]);
 	if (out->type == MRC_PKT_INVALID)
-		return mrc_invalid_opcode(buf[0]);
+		return -MRC_WERR_UNKNOWN_OPCODE;
 	err = mrc_parse_bth(buf, &out->bth);
 	if (err)
 		return err;
@@ -635,9 +652,11 @@ static void mrc_put_bth(u8 *p, const struct mrc_pkt *pkt)
 	if (pkt->type == MRC_PKT_DATA)
 		pad = mrc_pad_len(pkt->u.data.payload_len);
 	p[0] = bth->opcode;
-	p[1] = (bth->se ? BTH_SE : 0) | (pad << BTH_PAD_SHIFT);
+	p[1] = (bth->se ? BTH_SE : 0) | (bth->mig ? BTH_MIG : 0) |
+	       (pad << BTH_PAD_SHIFT);
 	mrc_put_be16(p + 2, bth->pkey);
-	mrc_put_rsvd24(p + 4, bth->dest_qpn);
+	p[4] = (bth->fecn ? BTH_FECN : 0) | (bth->becn ? BTH_BECN : 0);
+	mrc_put_be24(p + 5, bth->dest_qpn);
 	p[8] = (bth->ack_req ? BTH_ACKREQ : 0) | (bth->rtx ? BTH_RTX : 0) |
 	       (bth->ts ? BTH_TS : 0);
 	mrc_put_be24(p + 9, bth->psn);
@@ -672,8 +691,7 @@ static void mrc_put_sack(u8 *p, const struct mrc_sack *s)
 	p[1] = (s->mark << SETH_M_SHIFT) | (s->probe_resp ? SETH_PR : 0);
 	mrc_put_be16(p + 2, (u16)s->ack_psn_offset);
 	mrc_put_be32(p + 4, s->entropy);
-	mrc_put_be16(p + 8, s->spdcid);
-	mrc_put_be16(p + 10, s->dpdcid);
+	mrc_put_be32(p + 8, s->key);
 	mrc_put_rsvd24(p + 12, s->cack_psn);
 	p[16] = (s->cc_type << 4) | s->cc_flags;
 	p[17] = s->mpr;
@@ -700,8 +718,7 @@ static void mrc_put_nack(u8 *p, const struct mrc_nack *n)
 	p[1] = n->vendor;
 	mrc_put_be16(p + 2, 0);
 	mrc_put_be32(p + 4, n->entropy);
-	mrc_put_be16(p + 8, n->spdcid);
-	mrc_put_be16(p + 10, n->dpdcid);
+	mrc_put_be32(p + 8, n->key);
 	mrc_put_rsvd24(p + 12, n->nack_psn);
 	p[16] = n->cc_type << 4;
 	p[17] = 0;
@@ -737,7 +754,7 @@ static void mrc_put_cm(u8 *p, const struct mrc_pkt *pkt)
 	const struct mrc_cm_params *cp = &cm->params;
 	u8 *b = p + MRC_CMH_LEN;
 
-	p[0] = MRC_CM_VERSION;
+	p[0] = cm->version ? cm->version : MRC_CM_VERSION;
 	p[1] = 0;
 	mrc_put_be16(p + 2, cm->port);
 	mrc_put_rsvd24(p + 4, cm->src_qpn);
@@ -784,6 +801,9 @@ static int mrc_check_widths(const struct mrc_pkt *pkt)
 	if (pkt->type == MRC_PKT_RESET &&
 	    (r->src_qpn > MRC_QPN_MASK || r->dst_qpn > MRC_QPN_MASK))
 		return -MRC_WERR_BAD_QPN;
+	if (pkt->type == MRC_PKT_CM && cm->version &&
+	    cm->version != MRC_CM_VERSION && cm->version != MRC_CM_VERSION_V1)
+		return -MRC_WERR_BAD_EXT_VERSION;
 	return 0;
 }
 
@@ -807,7 +827,7 @@ int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 cap)
 
 	if (pkt->type == MRC_PKT_INVALID ||
 	    mrc_pkt_type_of(pkt->bth.opcode) == MRC_PKT_INVALID)
-		return mrc_invalid_opcode(pkt->bth.opcode);
+		return -MRC_WERR_UNKNOWN_OPCODE;
 	err = mrc_check_widths(pkt);
 	if (!err)
 		err = mrc_pkt_check(pkt);
@@ -830,8 +850,12 @@ int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 cap)
 		break;
 	case MRC_PKT_PROBE:
 		mrc_put_be32(p, pkt->u.probe.probe_id);
-		mrc_put_be32(p + 4, 0);
+		mrc_put_be32(p + 4, pkt->u.probe.key);
 		mrc_put_be64(p + 8, pkt->u.probe.tx_time);
+		break;
+	case MRC_PKT_ACK:
+		p[0] = pkt->u.ack.syndrome;
+		mrc_put_be24(p + 1, pkt->u.ack.msn);
 		break;
 	case MRC_PKT_EP_REQ:
 	case MRC_PKT_EP_RESP:

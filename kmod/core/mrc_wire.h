@@ -54,6 +54,7 @@
 #define MRC_CM_PARAMS_LEN		20
 #define MRC_CM_REJ_LEN			4
 #define MRC_RSTH_LEN			20
+#define MRC_AETH_LEN			4
 /** MRC_DATA_HDR_MAX - longest data packet header (TSETH and ImmDt). */
 #define MRC_DATA_HDR_MAX		(MRC_BTH_LEN + MRC_METH_LEN + \
 					 MRC_TSETH_LEN + MRC_RETH_LEN + \
@@ -76,12 +77,31 @@
 #define MRC_PKEY_DEFAULT		0xffff
 
 /* Versions of the extensions; a receiver rejects any other value. */
-/** MRC_CM_VERSION - version byte of the CM header (CMH). */
-#define MRC_CM_VERSION			1
+/**
+ * MRC_CM_VERSION - version byte of the CM header (CMH). It also names the
+ * wire generation of the whole connection: 2 carries the 32-bit EV split
+ * between UDP source port and flow label, WRITE_FIRST/MIDDLE/LAST on
+ * STREAM and the key in SACK, NACK and PROBE (wire-format.md section 15).
+ */
+#define MRC_CM_VERSION			2
+/** MRC_CM_VERSION_V1 - the previous generation, refused with CM_REJ. */
+#define MRC_CM_VERSION_V1		1
 /** MRC_RESET_VERSION - version byte of the reset header (RSTH). */
 #define MRC_RESET_VERSION		1
 /** MRC_CREDIT_EXT_VERSION - version byte of the SACK credit extension. */
 #define MRC_CREDIT_EXT_VERSION		1
+
+/*
+ * The 32-bit entropy value (EV) on the IPv6/UDP wire (pinned): the UDP
+ * source port is 0xC000 | EV[13:0], always in 0xC000..0xFFFF like Linux
+ * RoCE's, never a well-known port; the inner IPv6 flow label carries
+ * EV[31:14] in its low 18 bits (its 2 high bits are sent 0 and ignored).
+ * The receiver rebuilds the EV from both and reflects it whole.
+ */
+#define MRC_EV_SPORT_BASE		0xc000
+#define MRC_EV_SPORT_BITS		14
+#define MRC_EV_SPORT_MASK		0x3fffU
+#define MRC_EV_FLOWLABEL_MASK		0x3ffffU
 
 /* SETH byte 0, low nibble: which extension follows CC_STATE. */
 #define MRC_SETH_NEXT_NONE		0
@@ -131,7 +151,7 @@
  * @MRC_WERR_TRUNCATED: the buffer ends inside a header.
  * @MRC_WERR_UNKNOWN_OPCODE: BTH opcode is not one MRC defines.
  * @MRC_WERR_UNSUPPORTED_OPCODE: a defined opcode this implementation does
- *	not accept (Transport ACK 0xD1).
+ *	not accept (none since CM version 2, which decodes Transport ACK).
  * @MRC_WERR_BAD_TVER: BTH transport version is not 0.
  * @MRC_WERR_BAD_PAD: pad count set on a packet without payload, larger than
  *	the payload, or payload plus pad not a multiple of 4.
@@ -180,6 +200,7 @@ enum mrc_wire_err {
  * @MRC_PKT_EP_RESP: ENDPOINT_RESPONSE.
  * @MRC_PKT_CM: one of CM_REQ .. CM_DREP (the opcode tells which).
  * @MRC_PKT_RESET: RESET.
+ * @MRC_PKT_ACK: Transport ACK (AETH): decoded, then ignored.
  */
 enum mrc_pkt_type {
 	MRC_PKT_INVALID,
@@ -191,6 +212,7 @@ enum mrc_pkt_type {
 	MRC_PKT_EP_RESP,
 	MRC_PKT_CM,
 	MRC_PKT_RESET,
+	MRC_PKT_ACK,
 };
 
 /**
@@ -209,19 +231,27 @@ enum mrc_sack_mark {
  * struct mrc_bth - base transport header (12 bytes).
  * @opcode: packet opcode (MRC_OP_*).
  * @se: solicited event (data packets only).
+ * @mig: IB MigReq (M): carried, ignored (MRC for Linux sends 0).
  * @pad_cnt: pad bytes after the payload; computed by the encoder.
  * @pkey: partition key; not checked by the decoder.
+ * @fecn: forward congestion notification (byte 4 bit 7): carried, ignored
+ *	(MRC's congestion signal is the IP ECN CE mark).
+ * @becn: backward congestion notification (byte 4 bit 6): carried, ignored.
  * @dest_qpn: destination queue pair (24 bits).
  * @ack_req: ask for an immediate SACK (data packets only).
  * @rtx: this data packet is a retransmission.
  * @ts: a TSETH follows the METH.
- * @psn: packet sequence number (24 bits; zero on non-data packets).
+ * @psn: packet sequence number (24 bits; zero on packets other than data
+ *	and Transport ACK).
  */
 struct mrc_bth {
 	u8 opcode;
 	bool se;
+	bool mig;
 	u8 pad_cnt;
 	u16 pkey;
+	bool fecn;
+	bool becn;
 	u32 dest_qpn;
 	bool ack_req;
 	bool rtx;
@@ -300,9 +330,9 @@ struct mrc_credit_ext {
  * @mark: path verdict (enum mrc_sack_mark).
  * @probe_resp: this SACK answers a RELIABILITY_PROBE.
  * @ack_psn_offset: triggering PSN minus @cack_psn.
- * @entropy: EV of the triggering packet, reflected.
- * @spdcid: source PDC id (UET heritage; sent 0, not checked).
- * @dpdcid: destination PDC id (UET heritage; sent 0, not checked).
+ * @entropy: EV of the triggering packet (32 bits), reflected.
+ * @key: bytes 8-11 (UET spdcid, dpdcid): the key the SACK's recipient
+ *	issued in the handshake (its R_Key); an extension of MRC for Linux.
  * @cack_psn: cumulative ack: the next PSN expected in order.
  * @cc_type: congestion control type (4 bits).
  * @cc_flags: congestion control flags (4 bits).
@@ -319,8 +349,7 @@ struct mrc_sack {
 	bool probe_resp;
 	s16 ack_psn_offset;
 	u32 entropy;
-	u16 spdcid;
-	u16 dpdcid;
+	u32 key;
 	u32 cack_psn;
 	u8 cc_type;
 	u8 cc_flags;
@@ -336,9 +365,9 @@ struct mrc_sack {
  * struct mrc_nack - RELIABILITY_NACK (NETH, 20 bytes).
  * @reason: MRC_NACK_*.
  * @vendor: vendor specific reason detail.
- * @entropy: EV of the NACKed packet, reflected.
- * @spdcid: source PDC id (sent 0, not checked).
- * @dpdcid: destination PDC id (sent 0, not checked).
+ * @entropy: EV of the NACKed packet (32 bits), reflected.
+ * @key: bytes 8-11 (UET spdcid, dpdcid): the key the NACK's recipient
+ *	issued in the handshake (its R_Key); an extension of MRC for Linux.
  * @nack_psn: the PSN NACKed.
  * @cc_type: congestion control type (4 bits).
  * @tx_ts: TSETH timestamp of the NACKed packet, reflected (0 if none).
@@ -347,8 +376,7 @@ struct mrc_nack {
 	u8 reason;
 	u8 vendor;
 	u32 entropy;
-	u16 spdcid;
-	u16 dpdcid;
+	u32 key;
 	u32 nack_psn;
 	u8 cc_type;
 	u16 tx_ts;
@@ -357,11 +385,26 @@ struct mrc_nack {
 /**
  * struct mrc_probe - RELIABILITY_PROBE (PETH, 16 bytes): asks for a SACK.
  * @probe_id: sender's probe identifier, for matching.
+ * @key: bytes 4-7: the key the probe's recipient issued in the handshake
+ *	(its R_Key); an extension of MRC for Linux.
  * @tx_time: sender's clock at transmission (ns).
  */
 struct mrc_probe {
 	u32 probe_id;
+	u32 key;
 	u64 tx_time;
+};
+
+/**
+ * struct mrc_aeth - Transport ACK (0xD1): the RoCE ACK extended transport
+ * header (4 bytes). MRC for Linux never sends it; it decodes it so that a
+ * RoCE-style ACK is counted (InTransportAck) and ignored, not malformed.
+ * @syndrome: ACK/NAK syndrome.
+ * @msn: message sequence number (24 bits).
+ */
+struct mrc_aeth {
+	u8 syndrome;
+	u32 msn;
 };
 
 /**
@@ -433,8 +476,12 @@ struct mrc_cm_params {
  * @params: CM_REQ and CM_REP: the sender's parameters; CM_RTU: the
  *	CM_REP's parameters, echoed.
  * @rej_reason: CM_REJ: MRC_REJ_*.
+ * @version: CMH version byte; 0 encodes MRC_CM_VERSION. MRC_CM_VERSION_V1
+ *	is taken in CM_REQ and CM_REJ only: the exchange that refuses an
+ *	older peer with a CM_REJ BAD_VERSION it can read.
  */
 struct mrc_cm {
+	u8 version;
 	u16 port;
 	u16 client_port;
 	u32 src_qpn;
@@ -474,6 +521,7 @@ struct mrc_reset {
  * @u.ep_resp: MRC_PKT_EP_RESP.
  * @u.cm: MRC_PKT_CM.
  * @u.reset: MRC_PKT_RESET.
+ * @u.ack: MRC_PKT_ACK.
  */
 struct mrc_pkt {
 	enum mrc_pkt_type type;
@@ -487,6 +535,7 @@ struct mrc_pkt {
 		struct mrc_ep_resp ep_resp;
 		struct mrc_cm cm;
 		struct mrc_reset reset;
+		struct mrc_aeth ack;
 	} u;
 };
 
@@ -532,6 +581,41 @@ static inline bool mrc_op_is_msg_end(u8 op)
 static inline u32 mrc_pad_len(u32 payload_len)
 {
 	return (0U - payload_len) & 3;
+}
+
+/**
+ * mrc_ev_sport() - UDP source port that carries an EV.
+ * @ev: the 32-bit entropy value.
+ *
+ * Return: 0xC000 | EV[13:0], never below 0xC000.
+ */
+static inline u16 mrc_ev_sport(u32 ev)
+{
+	return (u16)(MRC_EV_SPORT_BASE | (ev & MRC_EV_SPORT_MASK));
+}
+
+/**
+ * mrc_ev_flowlabel() - IPv6 flow label that carries an EV.
+ * @ev: the 32-bit entropy value.
+ *
+ * Return: EV[31:14] (18 bits, host order).
+ */
+static inline u32 mrc_ev_flowlabel(u32 ev)
+{
+	return ev >> MRC_EV_SPORT_BITS;
+}
+
+/**
+ * mrc_ev_from_wire() - the EV a received packet carries.
+ * @sport: its UDP source port (host order).
+ * @flowlabel: its inner IPv6 flow label (host order, 20 bits).
+ *
+ * Return: the 32-bit EV; the 2 high bits of each field are ignored.
+ */
+static inline u32 mrc_ev_from_wire(u16 sport, u32 flowlabel)
+{
+	return ((flowlabel & MRC_EV_FLOWLABEL_MASK) << MRC_EV_SPORT_BITS) |
+	       (sport & MRC_EV_SPORT_MASK);
 }
 
 enum mrc_pkt_type mrc_pkt_type_of(u8 opcode);

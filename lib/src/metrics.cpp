@@ -98,6 +98,8 @@ const MibMetric kMib[] = {
      "RESETs answering data for an unknown connection (the peer restarted)."},
     {"mrc_control_ratelimited", nullptr, nullptr,
      "Stateless control work (NO_CONN RESETs) over the namespace's budget."},
+    {"mrc_transport_acks_received", nullptr, nullptr,
+     "RoCE Transport ACKs (opcode 0xD1) received: counted and ignored."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

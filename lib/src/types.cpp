@@ -90,6 +90,7 @@ const char *const kMibNames[] = {
     "PathFlaps",
     "OutResetNoConn",
     "CtlDropRateLimit",
+    "InTransportAck",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -4,14 +4,18 @@
 # x 1 spine, two hosts), dumpcap captures host A's plane links while the
 # hosts exchange every kind of packet MRC sends: the handshake (REQ, REP,
 # RTU), a refused connection (REJ), graceful closes (DREQ, DREP), STREAM
-# data through 3% loss (SACKs with the credit extension, retransmissions),
+# data through 3% loss (WRITE_FIRST/MIDDLE/LAST messages, SACKs with the
+# credit extension, retransmissions), a short STREAM write (WRITE_ONLY),
 # SEQPACKET messages of several packets (WRITE_FIRST/MIDDLE/LAST), a reader
 # that stops reading (NACK NO_PKT_BUFFER), an EV probe (ENDPOINT_REQUEST
 # and RESPONSE), port-status updates (B's plane 1 down and up), keepalive
 # (RELIABILITY_PROBE, answered by a SACK) and an abort (RESET). tshark
 # with tools/wireshark/mrc.lua then decodes the capture: each packet type
 # appears, each decodes its fields, and no MRC packet is malformed or
-# carries an error (selftests/tools/capture_check.py). Last, mrcctl top
+# carries an error (selftests/tools/capture_check.py), every UDP source
+# port is in 0xC000-0xFFFF, and the entropy of every SACK, NACK and EV
+# probe answer is the whole 32-bit EV (source port and flow label) of a
+# captured packet. Last, mrcctl top
 # shows the namespace's rates while a transfer runs.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -52,6 +56,9 @@ mrc_check "STREAM 2 MiB through 3% loss verified" \
 tc -n "$FAB_A" qdisc del dev pl0 root
 
 # SEQPACKET messages of 20000 bytes: three packets each (MTU 9000).
+mrc_check "STREAM 100 bytes (one WRITE_ONLY) verified" \
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/small" -t stream -n 100
+
 mrc_check "SEQPACKET 10 x 20000-byte messages verified" \
 	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/seq" \
 	-t seqpacket -m 20000 -n 200000
@@ -182,8 +189,13 @@ mrc_check_eq "tshark: every packet to UDP 4791 decoded as MRC (${n_mrc:-0}; unde
 	0 "${n_not:-missing}"
 mrc_check_eq "tshark: no MRC packet malformed or with an error (frames: ${frames_bad:-?})" \
 	0 "${n_bad:-missing}"
-mrc_info "MRC packets from a UDP source port below 4791: ${n_low:-?} (ports ${ports_low:-?}):" \
-	"with Wireshark's default preferences they go to that port's dissector first"
+mrc_check_eq "every MRC packet leaves from a UDP source port >= 0xC000 (below: ports ${ports_low:-?})" \
+	0 "${n_low:-missing}"
+read -r _ n_refl n_unrefl n_none refl_ex < <(grep '^reflect ' "$res/check.txt")
+# a reflected EV whose packet the capture missed is a capture drop: allow
+# 1%; entropy 0 marks a SACK no packet triggered (a window update)
+mrc_check "SACKs, NACKs and EV probe answers reflect the whole 32-bit EV of a captured packet (${n_refl:-?} matched, ${n_unrefl:-?} not: ${refl_ex:-?}; ${n_none:-?} triggered by none)" \
+	test "${n_refl:-0}" -gt 0 -a "$((${n_unrefl:-1} * 100))" -le "${n_refl:-0}"
 [ "${_mrc_failed}" = 0 ] || mrc_keep capture "$pcap" "$res/check.txt"
 
 mrc_info "46-capture: $((SECONDS - t_start)) s"

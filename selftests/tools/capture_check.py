@@ -18,9 +18,17 @@ the MRC port. Output, one line each, for the test to turn into checks:
   bad COUNT FRAMES              MRC packets with a verdict other than ok,
                                 the Malformed flag or an error expert info
   lowport COUNT PORTS           MRC packets whose UDP source port is below
-                                the MRC port (with the default preferences
-                                UDP offers those to the source port's
-                                dissector first: DNS for 53...)
+                                0xC000: MRC for Linux keeps the ports that
+                                carry EVs in 0xC000-0xFFFF, like Linux
+                                RoCE (wire-format.md section 2)
+  reflect OK MISSING NONE EXAMPLES
+                                SACK, NACK and ENDPOINT_RESPONSE entropies
+                                that are / are not the EV (mrc.ev, rebuilt
+                                from UDP source port and flow label) of a
+                                packet in the capture (the receiver
+                                reflects the whole 32-bit EV), and SACKs
+                                that reflect none (entropy 0: no packet
+                                triggered them, e.g. a window update)
 """
 import argparse
 import collections
@@ -31,9 +39,10 @@ CMH = ["mrc.cm.version", "mrc.cm.flags", "mrc.cm.service_port", "mrc.cm.src_qpn"
        "mrc.cm.dst_qpn", "mrc.cm.cookie", "mrc.cm.client_port"]
 CMP = ["mrc.cm.sock_type", "mrc.cm.mpr", "mrc.cm.max_payload", "mrc.cm.init_psn",
        "mrc.cm.r_key", "mrc.cm.rcv_window", "mrc.cm.caps", "mrc.cm.caps.credit"]
-DATA = ["mrc.bth.psn", "mrc.bth.destqp", "mrc.bth.pad", "mrc.meth.rqmsn", "mrc.meth.msn",
-        "mrc.reth.va", "mrc.reth.rkey", "mrc.reth.dmalen", "mrc.payload_len"]
+DATA = ["mrc.ev", "mrc.bth.psn", "mrc.bth.destqp", "mrc.bth.pad", "mrc.meth.rqmsn",
+        "mrc.meth.msn", "mrc.reth.va", "mrc.reth.rkey", "mrc.reth.dmalen", "mrc.payload_len"]
 SACK = ["mrc.seth.next", "mrc.seth.m", "mrc.seth.ack_psn_offset", "mrc.seth.entropy",
+        "mrc.seth.key",
         "mrc.seth.cack_psn", "mrc.seth.cc_type", "mrc.seth.mpr", "mrc.seth.sack_offset",
         "mrc.seth.sack_bitmap", "mrc.seth.trigger_psn", "mrc.seth.sack_count",
         "mrc.cc_state.tx_timestamp", "mrc.cc_state.ooo_count", "mrc.cc_state.rcv_cwnd_pen",
@@ -52,12 +61,13 @@ TYPES = collections.OrderedDict([
     ("CM_DREP", (0xE5, None, CMH)),
     ("CM_REQ SOCK_STREAM", (0xE0, ("mrc.cm.sock_type", "0"), CMH + CMP)),
     ("CM_REQ SOCK_SEQPACKET", (0xE0, ("mrc.cm.sock_type", "1"), CMH + CMP)),
+    # STREAM: what is queued is sent as RDMA WRITE messages (up to 64 KiB)
     ("WRITE_ONLY", (0xCA, None, DATA + ["mrc.payload"])),
     ("WRITE_FIRST", (0xC6, None, DATA + ["mrc.payload"])),
     ("WRITE_MIDDLE", (0xC7, None, DATA + ["mrc.payload"])),
-    # a SEQPACKET message ends with an immediate (its RQMSN), so MRC for
-    # Linux sends WRITE_LAST_WITH_IMM and WRITE_ONLY_WITH_IMM, never
-    # WRITE_LAST
+    ("WRITE_LAST", (0xC8, None, DATA + ["mrc.payload"])),
+    # a SEQPACKET message ends with an immediate (its RQMSN): it ends with
+    # WRITE_LAST_WITH_IMM or is one WRITE_ONLY_WITH_IMM
     ("WRITE_LAST_WITH_IMM", (0xC9, None, DATA + ["mrc.payload", "mrc.immdt.imm"])),
     ("WRITE_ONLY_WITH_IMM", (0xCB, None, DATA + ["mrc.payload", "mrc.immdt.imm"])),
     ("data retransmission", (None, ("mrc.bth.rtx", "1"), DATA)),
@@ -68,9 +78,11 @@ TYPES = collections.OrderedDict([
     ("SACK with credit", (0xDC, ("mrc.seth.next", "1"), SACK + CREDIT)),
     ("SACK answering a probe", (0xDC, ("mrc.seth.probe_resp", "1"), SACK)),
     ("RELIABILITY_NACK", (0xDD, None, ["mrc.neth.reason", "mrc.neth.vendor",
-                                       "mrc.neth.entropy", "mrc.neth.nack_psn",
+                                       "mrc.neth.entropy", "mrc.neth.key",
+                                       "mrc.neth.nack_psn",
                                        "mrc.neth.cc_type", "mrc.neth.tx_timestamp"])),
-    ("RELIABILITY_PROBE", (0xDE, None, ["mrc.peth.probe_id", "mrc.peth.tx_time"])),
+    ("RELIABILITY_PROBE", (0xDE, None, ["mrc.peth.probe_id", "mrc.peth.key",
+                                        "mrc.peth.tx_time"])),
     ("ENDPOINT_REQUEST EV_PROBE", (0xD8, ("mrc.ep.op", "1"), EP + ["mrc.ep.tx_time"])),
     ("ENDPOINT_REQUEST PORT_STATUS_UPDATE", (0xD8, ("mrc.ep.op", "0"),
                                              EP + ["mrc.ep.tx_time"])),
@@ -94,7 +106,8 @@ def main():
 
     base = ["frame.number", "frame.protocols", "udp.srcport", "_ws.expert.severity",
             "mrc.bth.opcode", "mrc.verdict", "mrc.bth.rtx", "mrc.bth.ts", "mrc.seth.next",
-            "mrc.seth.probe_resp", "mrc.ep.op"]
+            "mrc.seth.probe_resp", "mrc.ep.op", "mrc.ev", "mrc.seth.entropy",
+            "mrc.neth.entropy", "mrc.ep.entropy"]
     fields = list(base)
     for _, _, need in TYPES.values():
         fields += [f for f in need if f not in fields]
@@ -130,7 +143,7 @@ def main():
         if (r["mrc.verdict"] != "ok" or "_ws.malformed" in protos
                 or any(s >= 0x00800000 for s in sev)):
             bad.append(r["frame.number"])
-        if r["udp.srcport"] and int(r["udp.srcport"]) < a.port:
+        if r["udp.srcport"] and int(r["udp.srcport"]) < 0xC000:
             low.append(r["udp.srcport"])
         op = int(r["mrc.bth.opcode"], 0) if r["mrc.bth.opcode"] else -1
         for name, (top, cond, need) in TYPES.items():
@@ -143,6 +156,19 @@ def main():
             counts[name] += 1
             missing[name].update(f for f in need if not r.get(f))
 
+    # every EV a packet travelled on; the entropies reflected must be among
+    # them (a packet reflected but not captured would be a capture drop)
+    evs = {int(r["mrc.ev"], 0) for r in mrc if r["mrc.ev"]}
+    ok, miss, none = 0, [], 0
+    for r in mrc:
+        for f in ("mrc.seth.entropy", "mrc.neth.entropy", "mrc.ep.entropy"):
+            if r.get(f):
+                if int(r[f], 0) == 0:
+                    none += 1
+                elif int(r[f], 0) in evs:
+                    ok += 1
+                else:
+                    miss.append("%s:%s" % (r["frame.number"], r[f]))
     for name in TYPES:
         print("type %s\t%d\t%s" % (name, counts[name],
                                    ",".join(sorted(missing[name])) or "-"))
@@ -150,6 +176,7 @@ def main():
     print("not_mrc %d %s" % (len(not_mrc), ",".join(not_mrc[:20]) or "-"))
     print("bad %d %s" % (len(bad), ",".join(bad[:20]) or "-"))
     print("lowport %d %s" % (len(low), ",".join(sorted(set(low), key=int)[:20]) or "-"))
+    print("reflect %d %d %d %s" % (ok, len(miss), none, ",".join(miss[:10]) or "-"))
     return 0
 
 

@@ -50,7 +50,7 @@ OP = dict(WRITE_FIRST=0xC6, WRITE_MIDDLE=0xC7, WRITE_LAST=0xC8, WRITE_LAST_IMM=0
           EP_RESPONSE=0xD9, SACK=0xDC, NACK=0xDD, PROBE=0xDE, CM_REQ=0xE0, CM_REP=0xE1,
           CM_RTU=0xE2, CM_REJ=0xE3, CM_DREQ=0xE4, CM_DREP=0xE5, RESET=0xE6)
 DATA_OPS = range(0xC6, 0xCC)
-KNOWN_OPS = set(OP.values()) - {OP["TRANSPORT_ACK"]}
+KNOWN_OPS = set(OP.values())
 QPN_CM, QPN_EP = 1, 2
 PSN_MOD = 1 << 24
 
@@ -103,9 +103,10 @@ def bth(opcode, qpn, psn=0, se=0, mig=0, pad=0, tver=0, pkey=0xFFFF, rsvd=0, fla
 
 
 def seth(cack, ack_off=0, entropy=0, nxt=0, m=0, pr=0, rsvd0=0, rsvd1=0, mpr=0,
-         sack_off=0, bitmap=0, cc=0):
-    return struct.pack("!BBhIHHIBBhQ", (rsvd0 << 4) | nxt, (m << 6) | (pr << 5) | rsvd1,
-                       ack_off, entropy, 0, 0, cack % PSN_MOD, cc, mpr, sack_off, bitmap)
+         sack_off=0, bitmap=0, cc=0, key=0):
+    """key: bytes 8-11 (UET spdcid|dpdcid), the recipient's R_Key."""
+    return struct.pack("!BBhIIIBBhQ", (rsvd0 << 4) | nxt, (m << 6) | (pr << 5) | rsvd1,
+                       ack_off, entropy, key, cack % PSN_MOD, cc, mpr, sack_off, bitmap)
 
 
 def cc_state(ts=0, ooo=0, rcvd=0):
@@ -116,12 +117,19 @@ def credit_ext(credit, ports=0xFFFFFFFF, version=1, flags=0):
     return struct.pack("!BBHIQ", version, flags, 0, ports, credit)
 
 
-def neth(reason, psn, entropy=0, rsvd=0):
-    return struct.pack("!BBHIHHIBBH", reason, 0, rsvd, entropy, 0, 0, psn % PSN_MOD, 0, 0, 0)
+def neth(reason, psn, entropy=0, rsvd=0, key=0):
+    """key: bytes 8-11 (UET spdcid|dpdcid), the recipient's R_Key."""
+    return struct.pack("!BBHIIIBBH", reason, 0, rsvd, entropy, key, psn % PSN_MOD, 0, 0, 0)
 
 
-def peth(probe_id, rsvd=0):
-    return struct.pack("!IIQ", probe_id, rsvd, time.monotonic_ns())
+def peth(probe_id, key=0):
+    """key: bytes 4-7, the recipient's R_Key."""
+    return struct.pack("!IIQ", probe_id, key, time.monotonic_ns())
+
+
+def aeth(syndrome=0, msn=0):
+    """RoCE's Transport ACK header (0xD1): counted and ignored."""
+    return struct.pack("!I", (syndrome << 24) | (msn & 0xFFFFFF))
 
 
 def erth(op, req_id=1, ports=0xFFFFFFFF, rsvd=0):
@@ -133,7 +141,7 @@ def eeth(op, req_id, status=0):
     return struct.pack("!BBHIQQQI", op, status, req_id, 0xFFFFFFFF, t, t, t, 0)
 
 
-def cmh(port, src_qpn, dst_qpn, cookie, version=1, flags=0, client_port=0):
+def cmh(port, src_qpn, dst_qpn, cookie, version=2, flags=0, client_port=0):
     return struct.pack("!BBHIIQHH", version, flags, port, src_qpn, dst_qpn, cookie,
                        client_port, 0)
 
@@ -155,12 +163,12 @@ def cm_req(port, src_qpn, cookie, **params):
 # --- the live connection ---------------------------------------------------------
 
 class Conn:
-    """What the capture learned: qa/ka receive side (victim), qb sender."""
+    """What the capture learned: qa/ka receive side (victim), qb/kb sender."""
     data = None      # a captured data packet peer -> victim (MRC bytes)
     sack = None      # a captured SACK victim -> peer
-    qa = qb = ka = None
+    qa = qb = ka = kb = None
     psn = 0          # highest data PSN seen from the peer
-    sport = 0        # an EV (UDP source port) the peer uses
+    ev = 0           # an EV the peer uses (UDP source port and flow label)
 
 
 def parse_bth(p):
@@ -192,6 +200,7 @@ def capture(ns, port, victim, peer, timeout=30):
         if frame[12:14] != b"\x86\xdd" or len(ip) < 48 or ip[6] != 17:
             continue
         src, dst = ip[8:24], ip[24:40]
+        flow = struct.unpack("!I", ip[0:4])[0] & 0xFFFFF
         sport, dport = struct.unpack("!HH", ip[40:44])
         if dport != port:
             continue
@@ -201,12 +210,14 @@ def capture(ns, port, victim, peer, timeout=30):
         op, qpn, psn, _ = parse_bth(mrc)
         if src == pe and dst == v and op in DATA_OPS:
             ndata += 1
-            c.data, c.qa, c.sport = mrc, qpn, sport
+            c.data, c.qa = mrc, qpn
+            c.ev = ((flow & 0x3FFFF) << 14) | (sport & 0x3FFF)
             c.ka = struct.unpack("!I", mrc[reth_off(mrc) + 8:reth_off(mrc) + 12])[0]
             if ndata == 1 or ((psn - c.psn) % PSN_MOD) < PSN_MOD // 2:
                 c.psn = psn
-        elif src == v and dst == pe and op == OP["SACK"]:
+        elif src == v and dst == pe and op == OP["SACK"] and len(mrc) >= 24:
             c.sack, c.qb = mrc, qpn
+            c.kb = struct.unpack("!I", mrc[20:24])[0]  # the peer's key
     s.close()
     if c.data is None or c.sack is None:
         raise RuntimeError("no live connection seen in %s (data %s, sack %s)" %
@@ -294,8 +305,8 @@ def classes(c, a):
 
     # 1. Truncated at every header boundary of every packet kind.
     sack = with_bth(c.sack, qpn=c.qa)
-    nack = bth(OP["NACK"], c.qa) + neth(0x01, c.psn)
-    probe = bth(OP["PROBE"], c.qa) + peth(7)
+    nack = bth(OP["NACK"], c.qa) + neth(0x01, c.psn, key=c.ka)
+    probe = bth(OP["PROBE"], c.qa) + peth(7, key=c.ka)
     req = cm_req(a.listen_port, 0x100, 99)
     rst = bth(OP["RESET"], QPN_CM) + rsth(c.qa, c.qa, 1)
     epq = bth(OP["EP_REQUEST"], QPN_EP) + erth(1)
@@ -318,13 +329,29 @@ def classes(c, a):
            [to_victim(bth(OP["WRITE_ONLY"], c.qa, c.psn) + struct.pack("!HH", 0, 0) +
                       struct.pack("!QII", 0, c.ka ^ 0x5A5A5A5A, 0))] * 3)
 
-    # 2. Unknown and unsupported opcodes, to the live QPN.
-    yield ("unknown and unsupported opcodes (all 238)", V[0], ["InDropMalformed"], True,
+    # 2. Unknown opcodes, to the live QPN.
+    yield ("unknown opcodes (all 237)", V[0], ["InDropMalformed"], True,
            [to_victim(bth(op, c.qa) + bytes(36)) for op in range(256) if op not in KNOWN_OPS])
+
+    # 2b. RoCE's Transport ACK (0xD1) is decoded, counted and ignored;
+    # one with trailing bytes is malformed.
+    acks = [bth(OP["TRANSPORT_ACK"], c.qa, psn=c.psn) + aeth(s, c.psn) for s in (0, 0x1F, 0x60)]
+    acks += [bth(OP["TRANSPORT_ACK"], c.qb, psn=c.psn) + aeth()]
+    yield ("Transport ACKs counted and ignored (InTransportAck), one over-long",
+           V[0], ["InTransportAck", "InDropMalformed"], True,
+           [to_victim(p) for p in acks] + [to_victim(acks[0] + bytes(8))])
+
+    # 2c. FECN, BECN and M are taken (and ignored): the connection's own
+    # data packet with them set, at PSNs beyond the window, passes the
+    # decoder and the key check and is dropped by the window check.
+    yield ("data with FECN, BECN or M set passes the decoder (then beyond the window)",
+           V[0], ["InDropPsnWindow"] + sock, True,
+           [to_victim(with_bth(data, rsvd=r, mig=m, psn=(c.psn + 50000 + i) % PSN_MOD))
+            for i, (r, m) in enumerate(((0x80, 0), (0x40, 0), (0xC0, 1), (0, 1)))])
 
     # 3. BTH fields that must be zero.
     bad = [with_bth(data, tver=t) for t in (1, 7, 15)]
-    bad += [with_bth(data, mig=1), with_bth(data, rsvd=0x80), with_bth(data, rsvd=1)]
+    bad += [with_bth(data, rsvd=0x20), with_bth(data, rsvd=1), with_bth(data, rsvd=0xBF)]
     bad += [with_bth(data, flags=(parse_bth(data)[3] | f)) for f in (0x01, 0x10)]
     bad += [with_bth(sack, se=1), with_bth(sack, pad=2), with_bth(sack, psn=5),
             with_bth(sack, flags=0x80)]
@@ -355,30 +382,55 @@ def classes(c, a):
     # 8. SACKs for data never sent, to the sender (from the victim's address).
     nxt = c.psn + (1 << 22)
     sk = []
+    kb = c.kb
     for cack, off, bm in ((nxt, 0, 0), (nxt + 100, 0, 1), (c.psn + 30000, 0, 0)):
-        sk.append(bth(OP["SACK"], c.qb) + seth(cack, ack_off=off, bitmap=bm) + cc_state())
+        sk.append(bth(OP["SACK"], c.qb) + seth(cack, ack_off=off, bitmap=bm, key=kb) +
+                  cc_state())
     # cumulative ack fine (an old one), bitmap and trigger far beyond
-    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, sack_off=30000, bitmap=(1 << 64) - 1) +
-              cc_state())
-    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, ack_off=31000) + cc_state())
-    sk.append(bth(OP["SACK"], c.qb) + seth(nxt, nxt=1) + cc_state() + credit_ext(1 << 40))
+    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, sack_off=30000, bitmap=(1 << 64) - 1,
+                                           key=kb) + cc_state())
+    sk.append(bth(OP["SACK"], c.qb) + seth(c.psn - 1000, ack_off=31000, key=kb) + cc_state())
+    sk.append(bth(OP["SACK"], c.qb) + seth(nxt, nxt=1, key=kb) + cc_state() +
+              credit_ext(1 << 40))
     yield ("SACKs acknowledging data never sent", P[0], ["InDropMalformed"] + sock, True,
            [to_peer(p) for p in sk] * 2)
 
     # 9. NACKs for PSNs never sent; UNEXP_EVENT (fatal) among them.
     yield ("NACKs for PSNs never sent (incl. fatal UNEXP_EVENT)", P[0],
-           ["InDropMalformed"] + sock, True, [to_peer(bth(OP["NACK"], c.qb) + neth(r, nxt + i))
-                   for i, r in enumerate((0x01, 0x02, 0x06, 0x0B, 0x19, 0x19, 0x77))])
+           ["InDropMalformed"] + sock, True,
+           [to_peer(bth(OP["NACK"], c.qb) + neth(r, nxt + i, key=kb))
+            for i, r in enumerate((0x01, 0x02, 0x06, 0x0B, 0x19, 0x19, 0x77))])
+
+    # 9b. Issue 17: SACKs, NACKs and probes with the right QPN, from the
+    # right address, naming PSNs really sent, but without the key their
+    # recipient issued (a blind attacker's guess). Believed, they would
+    # acknowledge data the receiver never got, condemn every path
+    # (ALWAYS_SKIP), reset the connection (UNEXP_EVENT) or make the
+    # receiver answer: each is dropped before any state changes.
+    wrong = [kb ^ (1 << b) for b in range(0, 32, 4)] + [0, rnd.getrandbits(32) | 1]
+    wrong = [k for k in wrong if k != kb]
+    forged = [bth(OP["SACK"], c.qb) + seth(c.psn + 1, ack_off=-1, m=2, key=k) + cc_state()
+              for k in wrong]
+    forged += [bth(OP["SACK"], c.qb) + seth(c.psn + 1, ack_off=-1, nxt=1, key=wrong[0]) +
+               cc_state() + credit_ext(1 << 40, ports=0)]
+    forged += [bth(OP["NACK"], c.qb) + neth(r, c.psn, key=k)
+               for r in (0x19, 0x01, 0x0B) for k in wrong[:3]]
+    to_sender = [to_peer(p) for p in forged]
+    to_receiver = [to_victim(bth(OP["PROBE"], c.qa) + peth(100 + i, key=c.ka ^ (1 << i)))
+                   for i in range(0, 32, 8)]
+    yield ("forged SACKs/NACKs with the right QPN and address but a wrong key", P[0],
+           ["InDropBadKey"] + sock, True, to_sender)
+    yield ("forged probes with the right QPN and address but a wrong key", V[0],
+           ["InDropBadKey"] + sock, True, to_receiver)
 
     # 10. Probes with bad fields, to unknown QPNs, from off-path.
-    bad = [to_victim(bth(OP["PROBE"], c.qa) + peth(1, rsvd=1)),
-           to_victim(bth(OP["PROBE"], c.qa, psn=9) + peth(2)),
-           to_victim(bth(OP["PROBE"], c.qa, flags=0x80) + peth(3)),
-           to_victim(bth(OP["PROBE"], c.qa) + peth(4) + bytes(4)),
-           to_victim(bth(OP["PROBE"], 0xABCDE) + peth(5)),
-           to_victim(bth(OP["PROBE"], c.qa) + peth(6), X),
-           to_victim(bth(OP["PROBE"], c.qa) + peth(7), X)]
-    yield ("probes: reserved fields, PSN, length, unknown QPN, off-path", V[0],
+    bad = [to_victim(bth(OP["PROBE"], c.qa, psn=9) + peth(2, key=c.ka)),
+           to_victim(bth(OP["PROBE"], c.qa, flags=0x80) + peth(3, key=c.ka)),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(4, key=c.ka) + bytes(4)),
+           to_victim(bth(OP["PROBE"], 0xABCDE) + peth(5, key=c.ka)),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(6, key=c.ka), X),
+           to_victim(bth(OP["PROBE"], c.qa) + peth(7, key=c.ka), X)]
+    yield ("probes: PSN, flags, length, unknown QPN, off-path", V[0],
            ["InDropMalformed", "InDropNoConn"], True, bad)
 
     # 11. Endpoint operations (QPN 2) with bad fields.
@@ -427,8 +479,16 @@ def classes(c, a):
     reqs += [cm_req(a.listen_port, 0x300, 1, sock_type=7),
              cm_req(a.listen_port, 5, 2),
              bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x400, 0x77, 3) + cm_params(),
-             bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x401, 0, 4, version=2) +
+             bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x401, 0, 4, version=3) +
              cm_params()]
+    # 14b. A peer of the previous wire generation (CMH version 1: 16-bit
+    # EVs, no key in SACKs) is refused cleanly: a CM_REJ BAD_VERSION in
+    # version 1, which it reads (its connect() fails at once).
+    old = [bth(OP["CM_REQ"], QPN_CM) + cmh(a.listen_port, 0x500 + i, 0, rnd.getrandbits(64),
+                                          version=1) + cm_params() for i in range(3)]
+    yield ("CM_REQs of the previous wire version refused (CM_REJ BAD_VERSION)", V[0],
+           ["HsRejected", "CtlDropRateLimit"], True, [to_victim(p, X) for p in old])
+
     yield ("malformed CM_REQs (mpr 0, sock_type, QPNs, version)", V[0],
            ["InDropMalformed"], True, [to_victim(p, X) for p in reqs])
 
@@ -461,8 +521,8 @@ def run_inject(a):
     a.peer = a.peer.split(",")
     a.attacker = a.attacker.split(",")
     c = capture(a.victim[0], a.port, a.victim[1], a.peer[1])
-    print("# connection: victim QPN %#x, peer QPN %#x, R_Key %#010x, PSN %#x, EV %d" %
-          (c.qa, c.qb, c.ka, c.psn, c.sport), flush=True)
+    print("# connection: victim QPN %#x, peer QPN %#x, R_Keys %#010x/%#010x, PSN %#x, "
+          "EV %#010x" % (c.qa, c.qb, c.ka, c.kb, c.psn, c.ev), flush=True)
     snd = Sender()
     failed = 0
     total = 0

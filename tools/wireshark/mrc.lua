@@ -53,7 +53,7 @@ local opcode_names = {
   [0xC9] = "WRITE_LAST_WITH_IMM",
   [0xCA] = "WRITE_ONLY",
   [0xCB] = "WRITE_ONLY_WITH_IMM",
-  [0xD1] = "Transport ACK (unsupported)",
+  [0xD1] = "Transport ACK (counted, ignored)",
   [0xD8] = "ENDPOINT_REQUEST",
   [0xD9] = "ENDPOINT_RESPONSE",
   [0xDC] = "RELIABILITY_SACK",
@@ -78,6 +78,7 @@ local function pkt_type(op)
   if op == 0xDE then return "probe" end
   if op >= 0xE0 and op <= 0xE5 then return "cm" end
   if op == 0xE6 then return "reset" end
+  if op == 0xD1 then return "ack" end
   return nil
 end
 
@@ -122,16 +123,21 @@ local B = base
 -- the packet as a whole
 field("verdict", ProtoField.string("mrc.verdict", "Receiver verdict"))
 field("rsvd", ProtoField.bytes("mrc.reserved", "Reserved"))
+-- the 32-bit EV, rebuilt as the receiver does (section 2): UDP source port
+-- bits 13..0, IPv6 flow label bits 17..0 above them
+field("ev", ProtoField.uint32("mrc.ev", "Entropy value (EV: flow label << 14 | source port & 0x3FFF)", B.HEX))
 
 -- BTH (5)
 field("bth", ProtoField.none("mrc.bth", "Base Transport Header (BTH)"))
 field("opcode", ProtoField.uint8("mrc.bth.opcode", "OpCode", B.HEX, opcode_names))
 field("se", ProtoField.bool("mrc.bth.se", "Solicited event (S)", 8, nil, 0x80))
-field("mig", ProtoField.bool("mrc.bth.m", "MigReq (M, reserved)", 8, nil, 0x40))
+field("mig", ProtoField.bool("mrc.bth.m", "MigReq (M, ignored)", 8, nil, 0x40))
 field("pad", ProtoField.uint8("mrc.bth.pad", "Pad count", B.DEC, nil, 0x30))
 field("tver", ProtoField.uint8("mrc.bth.tver", "Transport version", B.DEC, nil, 0x0F))
 field("pkey", ProtoField.uint16("mrc.bth.pkey", "P_Key", B.HEX))
-field("bth_rsvd", ProtoField.uint8("mrc.bth.reserved", "Reserved (FECN/BECN in RoCE)", B.HEX))
+field("fecn", ProtoField.bool("mrc.bth.fecn", "FECN (ignored)", 8, nil, 0x80))
+field("becn", ProtoField.bool("mrc.bth.becn", "BECN (ignored)", 8, nil, 0x40))
+field("bth_rsvd", ProtoField.uint8("mrc.bth.reserved", "Reserved", B.HEX, nil, 0x3F))
 field("destqp", ProtoField.uint24("mrc.bth.destqp", "DestQP", B.DEC))
 field("ackreq", ProtoField.bool("mrc.bth.ackreq", "AckReq (A)", 8, nil, 0x80))
 field("rtx", ProtoField.bool("mrc.bth.rtx", "Retransmission (R)", 8, nil, 0x40))
@@ -168,8 +174,7 @@ field("seth_rsvd1", ProtoField.uint8("mrc.seth.reserved1", "Reserved", B.HEX, ni
 field("ack_psn_off", ProtoField.int16("mrc.seth.ack_psn_offset", "ack_psn_offset", B.DEC))
 field("trigger_psn", ProtoField.uint24("mrc.seth.trigger_psn", "Trigger PSN (cack_psn + ack_psn_offset)", B.DEC))
 field("seth_entropy", ProtoField.uint32("mrc.seth.entropy", "Entropy (EV, reflected)", B.HEX))
-field("seth_spdcid", ProtoField.uint16("mrc.seth.spdcid", "spdcid", B.DEC))
-field("seth_dpdcid", ProtoField.uint16("mrc.seth.dpdcid", "dpdcid", B.DEC))
+field("seth_key", ProtoField.uint32("mrc.seth.key", "Key (UET spdcid|dpdcid: the recipient's R_Key)", B.HEX))
 field("cack_psn", ProtoField.uint24("mrc.seth.cack_psn", "cack_psn (next PSN expected)", B.DEC))
 field("seth_cc_type", ProtoField.uint8("mrc.seth.cc_type", "cc_type", B.DEC, cc_type_names, 0xF0))
 field("seth_cc_flags", ProtoField.uint8("mrc.seth.cc_flags", "cc_flags", B.HEX, nil, 0x0F))
@@ -197,8 +202,7 @@ field("neth", ProtoField.none("mrc.neth", "NACK Extended Transport Header (NETH)
 field("nack_reason", ProtoField.uint8("mrc.neth.reason", "Reason", B.HEX, nack_reason_names))
 field("nack_vendor", ProtoField.uint8("mrc.neth.vendor", "Vendor detail", B.HEX))
 field("nack_entropy", ProtoField.uint32("mrc.neth.entropy", "Entropy (EV, reflected)", B.HEX))
-field("nack_spdcid", ProtoField.uint16("mrc.neth.spdcid", "spdcid", B.DEC))
-field("nack_dpdcid", ProtoField.uint16("mrc.neth.dpdcid", "dpdcid", B.DEC))
+field("nack_key", ProtoField.uint32("mrc.neth.key", "Key (UET spdcid|dpdcid: the recipient's R_Key)", B.HEX))
 field("nack_psn", ProtoField.uint24("mrc.neth.nack_psn", "nack_psn", B.DEC))
 field("nack_cc_type", ProtoField.uint8("mrc.neth.cc_type", "cc_type", B.DEC, cc_type_names, 0xF0))
 field("nack_rsvd4", ProtoField.uint8("mrc.neth.reserved4", "Reserved", B.HEX, nil, 0x0F))
@@ -207,7 +211,13 @@ field("nack_ts", ProtoField.uint16("mrc.neth.tx_timestamp", "tx_timestamp (refle
 -- PETH (9)
 field("peth", ProtoField.none("mrc.peth", "Probe Extended Transport Header (PETH)"))
 field("probe_id", ProtoField.uint32("mrc.peth.probe_id", "probe_id", B.DEC))
+field("probe_key", ProtoField.uint32("mrc.peth.key", "Key (the recipient's R_Key)", B.HEX))
 field("probe_time", ProtoField.uint64("mrc.peth.tx_time", "tx_time (ns)", B.DEC))
+
+-- AETH of RoCE's Transport ACK (section 3)
+field("aeth", ProtoField.none("mrc.aeth", "ACK Extended Transport Header (AETH)"))
+field("aeth_syndrome", ProtoField.uint8("mrc.aeth.syndrome", "Syndrome", B.HEX))
+field("aeth_msn", ProtoField.uint24("mrc.aeth.msn", "MSN", B.DEC))
 
 -- ERTH, EETH (10)
 field("erth", ProtoField.none("mrc.erth", "Endpoint Request Transport Header (ERTH)"))
@@ -276,6 +286,10 @@ mrc.prefs.udp_port = Pref.uint("UDP port", DEFAULT_PORT,
 
 local DYN = 16
 
+-- the fields the EV is rebuilt from (section 2)
+local f_udp_srcport = Field.new("udp.srcport")
+local f_ipv6_flow = Field.new("ipv6.flow")
+
 local function verdict(tvb)
   local len = tvb:len()
   local function b(o) return tvb(o, 1):uint() end
@@ -286,11 +300,10 @@ local function verdict(tvb)
   if len < 12 then return "truncated" end
   local op = b(0)
   local t = pkt_type(op)
-  if not t then
-    return op == 0xD1 and "unsupported_opcode" or "unknown_opcode"
-  end
+  if not t then return "unknown_opcode" end
   if band(b(1), 0x0F) ~= 0 then return "bad_tver" end
-  if band(b(1), 0x40) ~= 0 or b(4) ~= 0 or band(b(8), 0x1F) ~= 0 then
+  -- M (byte 1), FECN and BECN (byte 4) are taken and ignored
+  if band(b(4), 0x3F) ~= 0 or band(b(8), 0x1F) ~= 0 then
     return "reserved_bits"
   end
   local pad = rshift(band(b(1), 0x30), 4)
@@ -326,7 +339,10 @@ local function verdict(tvb)
     end
   elseif t == "cm" then
     if len < 36 then return "truncated" end
-    if b(p) ~= 1 then return "bad_ext_version" end
+    -- version 2; version 1 (the previous wire) in CM_REQ and CM_REJ only
+    if b(p) ~= 2 and (b(p) ~= 1 or (op ~= 0xE0 and op ~= 0xE3)) then
+      return "bad_ext_version"
+    end
     local want = 36 + cm_body_len(op)
     if len < want then return "truncated" end
     if len > want then return "bad_length" end
@@ -340,7 +356,7 @@ local function verdict(tvb)
     if cm_has_params(op) and b(40) ~= 0 then return "reserved_bits" end
   else
     local want = ({ nack = 32, probe = 28, ep_req = 28, ep_resp = 48,
-                    reset = 32 })[t]
+                    reset = 32, ack = 16 })[t]
     if len < want then return "truncated" end
     if len > want then return "bad_length" end
     if t == "nack" then
@@ -348,8 +364,6 @@ local function verdict(tvb)
          b(p + 17) ~= 0 or b(p + 12) ~= 0 then
         return "reserved_bits"
       end
-    elseif t == "probe" then
-      if be32(p + 4) ~= 0 then return "reserved_bits" end
     elseif t == "ep_req" then
       if b(p + 1) ~= 0 then return "reserved_bits" end
     elseif t == "reset" then
@@ -370,9 +384,11 @@ local function verdict(tvb)
     return "bad_qpn"
   end
   if t ~= "data" then
-    if band(b(1), 0x80) ~= 0 or band(b(8), 0xE0) ~= 0 or be24(9) ~= 0 then
+    if band(b(1), 0x80) ~= 0 or band(b(8), 0xE0) ~= 0 then
       return "reserved_bits"
     end
+    -- a Transport ACK acknowledges its PSN; elsewhere the PSN is zero
+    if t ~= "ack" and be24(9) ~= 0 then return "reserved_bits" end
   end
   if t == "data" then
     local ts = band(b(8), 0x20) ~= 0
@@ -489,14 +505,14 @@ local function dissect_bth(ctx)
   local st = header(ctx, "bth", 0, 12)
   add(ctx, st, "opcode", 0, 1)
   add(ctx, st, "se", 1, 1)
-  local it = add(ctx, st, "mig", 1, 1)
-  if it and band(ctx.tvb(1, 1):uint(), 0x40) ~= 0 then it:add_proto_expert_info(ex_nonzero) end
+  add(ctx, st, "mig", 1, 1)
   add(ctx, st, "pad", 1, 1)
   add(ctx, st, "tver", 1, 1)
   add(ctx, st, "pkey", 2, 2)
-  it = add(ctx, st, "bth_rsvd", 4, 1)
-  if it and ctx.tvb(4, 1):uint() ~= 0 then it:add_proto_expert_info(ex_nonzero) end
-  it = add(ctx, st, "destqp", 5, 3)
+  add(ctx, st, "fecn", 4, 1)
+  add(ctx, st, "becn", 4, 1)
+  add_masked_rsvd(ctx, st, "bth_rsvd", 4, 1, 0x3F)
+  local it = add(ctx, st, "destqp", 5, 3)
   if it then
     local q = ctx.tvb(5, 3):uint()
     if qpn_names[q] then it:append_text(" (" .. qpn_names[q] .. ")")
@@ -565,8 +581,7 @@ local function dissect_sack(ctx)
   add_masked_rsvd(ctx, st, "seth_rsvd1", p + 1, 1, 0x1F)
   add(ctx, st, "ack_psn_off", p + 2, 2)
   add(ctx, st, "seth_entropy", p + 4, 4)
-  add(ctx, st, "seth_spdcid", p + 8, 2)
-  add(ctx, st, "seth_dpdcid", p + 10, 2)
+  add(ctx, st, "seth_key", p + 8, 4)
   add_rsvd(ctx, st, p + 12, 1)
   add(ctx, st, "cack_psn", p + 13, 3)
   add(ctx, st, "seth_cc_type", p + 16, 1)
@@ -619,8 +634,7 @@ local function dissect_nack(ctx)
   add(ctx, st, "nack_vendor", p + 1, 1)
   add_rsvd(ctx, st, p + 2, 2)
   add(ctx, st, "nack_entropy", p + 4, 4)
-  add(ctx, st, "nack_spdcid", p + 8, 2)
-  add(ctx, st, "nack_dpdcid", p + 10, 2)
+  add(ctx, st, "nack_key", p + 8, 4)
   add_rsvd(ctx, st, p + 12, 1)
   add(ctx, st, "nack_psn", p + 13, 3)
   add(ctx, st, "nack_cc_type", p + 16, 1)
@@ -638,10 +652,20 @@ local function dissect_probe(ctx)
   local p = 12
   local st = header(ctx, "peth", p, 16)
   add(ctx, st, "probe_id", p, 4)
-  add_rsvd(ctx, st, p + 4, 4)
+  add(ctx, st, "probe_key", p + 4, 4)
   add(ctx, st, "probe_time", p + 8, 8)
   if ctx.len >= p + 4 then
     ctx.info = ctx.info .. string.format(" id=%d", ctx.tvb(p, 4):uint())
+  end
+end
+
+local function dissect_ack(ctx)
+  local p = 12
+  local st = header(ctx, "aeth", p, 4)
+  add(ctx, st, "aeth_syndrome", p, 1)
+  add(ctx, st, "aeth_msn", p + 1, 3)
+  if ctx.len >= 12 then
+    ctx.info = ctx.info .. string.format(" PSN=%d", ctx.tvb(9, 3):uint())
   end
 end
 
@@ -685,7 +709,8 @@ local function dissect_cm(ctx, op)
       tvb(p + 2, 2):uint(), tvb(p + 20, 2):uint(), tvb(p + 5, 3):uint(), tvb(p + 9, 3):uint())
   end
   -- a CMH of another version may have another layout: stop there
-  if ctx.len >= p + 1 and tvb(p, 1):uint() ~= 1 then return end
+  -- (version 1, the previous wire, has this layout too)
+  if ctx.len >= p + 1 and tvb(p, 1):uint() ~= 2 and tvb(p, 1):uint() ~= 1 then return end
   p = p + 24
   if cm_has_params(op) then
     st = header(ctx, "cmp", p, 20)
@@ -739,6 +764,12 @@ local function dissect(tvb, pinfo, root)
   pinfo.cols.protocol = "MRC"
   local tree = root:add(mrc, tvb())
   local ctx = { tvb = tvb, tree = tree, len = len, info = "" }
+  -- the EV the packet travelled on, from its UDP source port and flow label
+  local sport, flow = f_udp_srcport(), f_ipv6_flow()
+  if sport and flow then
+    local ev = band(flow.value, 0x3FFFF) * 0x4000 + band(sport.value, 0x3FFF)
+    tree:add(F.ev, ev):set_generated()
+  end
   -- a capture cut by its snaplen says nothing about the packet sent
   local short = len < tvb:reported_len()
   local v = short and "capture_truncated" or verdict(tvb)
@@ -770,6 +801,7 @@ local function dissect(tvb, pinfo, root)
       elseif t == "ep_resp" then dissect_ep(ctx, true)
       elseif t == "cm" then dissect_cm(ctx, op)
       elseif t == "reset" then dissect_reset(ctx)
+      elseif t == "ack" then dissect_ack(ctx)
       elseif len > 12 then
         ctx.tree:add(F.payload, tvb(12))
       end

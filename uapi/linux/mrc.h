@@ -325,7 +325,9 @@ enum mrc_event_type {
  *	UDP checksum is dropped by the UDP layer before MRC sees it
  *	(Udp6InCsumErrors in /proc/net/snmp6).
  * @MRC_MIB_IN_DROP_NO_CONN: received packets dropped: no such connection.
- * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong QPN or R_Key.
+ * @MRC_MIB_IN_DROP_BAD_KEY: received packets dropped: wrong key (the R_Key of
+ *	data, the key of a SACK, NACK or probe, a RESET's key, a CM cookie or
+ *	port).
  * @MRC_MIB_IN_DROP_PSN_WINDOW: received packets dropped: PSN outside the
  *	window.
  * @MRC_MIB_IN_DROP_DUP: received duplicates (already placed).
@@ -388,6 +390,9 @@ enum mrc_event_type {
  * @MRC_MIB_CTL_DROP_RATELIMIT: stateless control work not done, over the
  *	namespace's budget (1000 per second): RESETs answering data for an
  *	unknown connection, and the lookups of NO_CONN RESETs received.
+ * @MRC_MIB_IN_TRANSPORT_ACK: RoCE Transport ACKs (opcode 0xD1) received:
+ *	decoded, counted and ignored (MRC for Linux acknowledges with SACKs
+ *	and sends none).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -447,6 +452,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_FLAPS,
 	MRC_MIB_RESET_NO_CONN_SENT,
 	MRC_MIB_CTL_DROP_RATELIMIT,
+	MRC_MIB_IN_TRANSPORT_ACK,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 	p.u.sack.sack_bitmap = 0xf0f0;
 	p.u.sack.ack_psn_offset = 5;
 	p.u.sack.mark = MRC_MARK_SKIP_ONCE;
+	p.u.sack.entropy = 0x89abc001;
+	p.u.sack.key = 0x12345678;
 	err |= write_seed(dir, "sack", &p);
 	p.u.sack.has_credit = true;
 	p.u.sack.credit.credit = 1 << 20;
@@ -85,11 +87,19 @@ int main(int argc, char **argv)
 	init(&p, MRC_OP_NACK, 0x100);
 	p.u.nack.reason = MRC_NACK_TRIMMED;
 	p.u.nack.nack_psn = 7;
+	p.u.nack.entropy = 0x89abc001;
+	p.u.nack.key = 0x12345678;
 	err |= write_seed(dir, "nack", &p);
 
 	init(&p, MRC_OP_PROBE, 0x100);
 	p.u.probe.probe_id = 1;
+	p.u.probe.key = 0x12345678;
 	err |= write_seed(dir, "probe", &p);
+
+	init(&p, MRC_OP_TRANSPORT_ACK, 0x100);
+	p.bth.psn = 0xfffffe;
+	p.u.ack.msn = 3;
+	err |= write_seed(dir, "transport_ack", &p);
 
 	init(&p, MRC_OP_EP_REQUEST, MRC_QPN_ENDPOINT);
 	p.u.ep_req.port_status = 0xe;
@@ -111,6 +121,13 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "cm_%02x", op);
 		err |= write_seed(dir, name, &p);
 	}
+	/* the previous wire generation's CM_REQ, refused with a v1 CM_REJ */
+	init(&p, MRC_OP_CM_REQ, MRC_QPN_CM);
+	p.u.cm.version = MRC_CM_VERSION_V1;
+	p.u.cm.src_qpn = 0x100;
+	p.u.cm.params.mpr = 8;
+	p.u.cm.params.max_payload = 1400;
+	err |= write_seed(dir, "cm_e0_v1", &p);
 
 	init(&p, MRC_OP_RESET, MRC_QPN_CM);
 	p.u.reset.src_qpn = 0x100;

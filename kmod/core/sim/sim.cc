@@ -71,7 +71,7 @@ uint32_t crc32(const uint8_t *p, size_t n)
 struct Packet {
 	int to;        // receiving side
 	uint32_t path; // network path
-	uint16_t wire_ev;
+	uint32_t wire_ev;
 	bool ce = false;
 	bool corrupted = false;
 	std::vector<uint8_t> bytes; // MRC bytes + 4-byte checksum
@@ -113,7 +113,7 @@ struct Endpoint {
 	mrc_cm_fsm cm{};
 	uint8_t cm_state = MRC_ST_CLOSED;
 	uint64_t cm_timer_gen = 0;
-	uint16_t cm_ev = 0;
+	uint32_t cm_ev = 0;
 	mrc_cm_params lparams{};
 	bool started = false, cm_over = false;
 	int cm_err = 0;
@@ -159,7 +159,7 @@ private:
 	void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	bool path_up(uint32_t path, uint64_t t) const;
 	bool setup_endpoint(int side);
-	void transmit(int from, uint32_t path, uint16_t wire_ev, std::vector<uint8_t> bytes);
+	void transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_t> bytes);
 	bool kick(int side);
 	bool deliver(const Packet &p);
 	bool app_read(int side);
@@ -167,10 +167,10 @@ private:
 	void apply_planes();
 	void cm_send(int side, uint8_t opcode, bool fan_out = false);
 	bool cm_act(int side, const mrc_cm_act &a);
-	bool cm_input(int side, const mrc_pkt &pkt, uint16_t wire_ev);
+	bool cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev);
 	void snap_rto();
 	uint64_t rto_at_fault_[2] = {0, 0};
-	void cm_reply_stateless(int side, uint8_t opcode, uint16_t wire_ev);
+	void cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev);
 	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode);
 };
 
@@ -242,7 +242,7 @@ bool Sim::setup_endpoint(int side)
 	return true;
 }
 
-void Sim::transmit(int from, uint32_t path, uint16_t wire_ev, std::vector<uint8_t> bytes)
+void Sim::transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_t> bytes)
 {
 	const PathCfg &pc = sc_.paths[path];
 	uint32_t crc = crc32(bytes.data(), bytes.size());
@@ -476,7 +476,7 @@ bool Sim::kick(int side)
 		std::vector<uint8_t> bytes(buf, buf + h);
 		bytes.resize(h + d.len + mrc_pad_len(d.len), 0);
 		fill_pattern(side, d.off, d.len, bytes.data() + h);
-		transmit(side, d.cfg_id, (uint16_t)d.ev, std::move(bytes));
+		transmit(side, d.cfg_id, d.ev, std::move(bytes));
 	}
 	mrc_pkt pkt;
 	uint32_t ev;
@@ -487,7 +487,7 @@ bool Sim::kick(int side)
 		int idx = mrc_conn_path_of_ev(c, ev);
 		if (idx < 0)
 			return fail("control packet on an unknown EV");
-		transmit(side, mrc_conn_path(c, idx)->cfg_id, (uint16_t)ev,
+		transmit(side, mrc_conn_path(c, idx)->cfg_id, ev,
 			 std::vector<uint8_t>(buf, buf + n));
 	}
 	mrc_conn_event cev;
@@ -559,7 +559,7 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 		}
 		const mrc_path *path = mrc_conn_path(&e.conn, idx);
 		log("side %d sends CM 0x%x on path %d", side, opcode, idx);
-		transmit(side, path->cfg_id, (uint16_t)path->ev, bytes);
+		transmit(side, path->cfg_id, path->ev, bytes);
 	}
 	if (copies)
 		return;
@@ -569,7 +569,7 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 
 // A CM message of @side's closed connection, answering one that came on
 // @wire_ev: back on the same EV (mrc_flow_reply), no state left.
-void Sim::cm_reply_stateless(int side, uint8_t opcode, uint16_t wire_ev)
+void Sim::cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev)
 {
 	std::vector<uint8_t> bytes = cm_bytes(side, opcode);
 
@@ -615,7 +615,7 @@ bool Sim::cm_act(int side, const mrc_cm_act &a)
 }
 
 // A CM message for @side: B's first CM_REQ makes it accept.
-bool Sim::cm_input(int side, const mrc_pkt &pkt, uint16_t wire_ev)
+bool Sim::cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev)
 {
 	Endpoint &e = ep_[side];
 	const mrc_cm &cm = pkt.u.cm;

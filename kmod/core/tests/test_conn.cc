@@ -72,14 +72,14 @@ struct Pair {
 		int n = 0;
 
 		while (n < max && next_data(s, d, in)) {
-			EXPECT_EQ(mrc_conn_rx(&c[1 - s], &in, (uint16_t)d.ev, false, now, &v), 0);
+			EXPECT_EQ(mrc_conn_rx(&c[1 - s], &in, d.ev, false, now, &v), 0);
 			n++;
 		}
 		while (n < max && mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
 			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
 			EXPECT_GT(len, 0);
 			EXPECT_EQ(mrc_pkt_decode(buf, len, &in), 0);
-			mrc_conn_rx(&c[1 - s], &in, (uint16_t)ev, false, now, &v);
+			mrc_conn_rx(&c[1 - s], &in, ev, false, now, &v);
 			n++;
 		}
 		return n;
@@ -199,9 +199,6 @@ TEST(Conn, DropsChangeNothing)
 	bad.u.data.va = 1ULL << 40;
 	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_NO_CREDIT);
 	bad = pkt;
-	bad.bth.opcode = MRC_OP_WRITE_FIRST;
-	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_OPCODE);
-	bad = pkt;
 	bad.type = MRC_PKT_CM;
 	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &bad, 1, false, pr.now, &v), MRC_DROP_BAD_TYPE);
 	EXPECT_EQ(pr.c[1].rx.cack, cack);
@@ -214,6 +211,7 @@ TEST(Conn, DropsChangeNothing)
 	s.bth.opcode = MRC_OP_SACK;
 	s.bth.dest_qpn = 0x100;
 	s.u.sack.cack_psn = mrc_psn_add(pr.c[0].tx.nxt, 10);
+	s.u.sack.key = 0xa; // the key side 0 issued
 	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &s, 0, false, pr.now, &v), MRC_DROP_SACK_UNSENT);
 	mrc_pkt n;
 	std::memset(&n, 0, sizeof(n));
@@ -222,10 +220,133 @@ TEST(Conn, DropsChangeNothing)
 	n.bth.dest_qpn = 0x100;
 	n.u.nack.reason = MRC_NACK_TRIMMED;
 	n.u.nack.nack_psn = mrc_psn_add(pr.c[0].tx.nxt, 10);
+	n.u.nack.key = 0xa;
 	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &n, 0, false, pr.now, &v), MRC_DROP_NACK_UNSENT);
 	EXPECT_STREQ(mrc_conn_drop_name(MRC_DROP_BAD_RKEY), "bad_rkey");
 	EXPECT_STREQ(mrc_conn_drop_name(99), "unknown");
 	(void)buf;
+}
+
+// SACKs, NACKs and probes carry the key their recipient issued (its
+// R_Key): one with the right QPN but another key changes nothing.
+TEST(Conn, ControlPacketsNeedTheKey)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_conn_verdict v;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	uint32_t una = pr.c[0].tx.una;
+
+	mrc_pkt s;
+	std::memset(&s, 0, sizeof(s));
+	s.type = MRC_PKT_SACK;
+	s.bth.opcode = MRC_OP_SACK;
+	s.bth.dest_qpn = 0x100;
+	s.u.sack.cack_psn = mrc_psn_add(d.psn, 1); // acks the packet
+	s.u.sack.ack_psn_offset = -1;              // which triggered it
+	s.u.sack.entropy = d.ev;
+	s.u.sack.key = 0xb; // side 1's own key, not side 0's
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &s, d.ev, false, pr.now, &v), MRC_DROP_BAD_CTRL_KEY);
+	s.u.sack.key = 0;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &s, d.ev, false, pr.now, &v), MRC_DROP_BAD_CTRL_KEY);
+	EXPECT_EQ(pr.c[0].tx.una, una);
+
+	mrc_pkt n;
+	std::memset(&n, 0, sizeof(n));
+	n.type = MRC_PKT_NACK;
+	n.bth.opcode = MRC_OP_NACK;
+	n.bth.dest_qpn = 0x100;
+	n.u.nack.reason = MRC_NACK_UNEXP_EVENT; // fatal, if it were believed
+	n.u.nack.nack_psn = d.psn;
+	n.u.nack.key = 0xa ^ 0x80000000u;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &n, d.ev, false, pr.now, &v), MRC_DROP_BAD_CTRL_KEY);
+	EXPECT_EQ(pr.c[0].err, 0);
+
+	mrc_pkt pb;
+	std::memset(&pb, 0, sizeof(pb));
+	pb.type = MRC_PKT_PROBE;
+	pb.bth.opcode = MRC_OP_PROBE;
+	pb.bth.dest_qpn = 0x200;
+	pb.u.probe.key = 0xa; // side 1 issued 0xb
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &pb, 7, false, pr.now, &v), MRC_DROP_BAD_CTRL_KEY);
+	EXPECT_FALSE(v.sack_now);
+	EXPECT_EQ(pr.c[0].st.drops[MRC_DROP_BAD_CTRL_KEY], 3u);
+	EXPECT_EQ(pr.c[1].st.drops[MRC_DROP_BAD_CTRL_KEY], 1u);
+	EXPECT_STREQ(mrc_conn_drop_name(MRC_DROP_BAD_CTRL_KEY), "bad_ctrl_key");
+
+	// with the key: taken
+	s.u.sack.key = 0xa;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &s, d.ev, false, pr.now, &v), MRC_DROP_NONE);
+	EXPECT_EQ(pr.c[0].tx.una, mrc_psn_add(d.psn, 1));
+	pb.u.probe.key = 0xb;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &pb, 7, false, pr.now, &v), MRC_DROP_NONE);
+	EXPECT_TRUE(v.sack_now);
+
+	// and what the engine sends carries the recipient's key
+	mrc_pkt out;
+	uint32_t ev;
+	ASSERT_GT(mrc_conn_next_ctrl(&pr.c[1], pr.now, &out, &ev), 0);
+	ASSERT_EQ(out.type, MRC_PKT_SACK);
+	EXPECT_EQ(out.u.sack.key, 0xau);
+	EXPECT_EQ(out.u.sack.entropy, 7u);
+}
+
+// STREAM sends what is queued as RDMA WRITE messages of up to
+// MRC_CONN_SMSG_MAX bytes: WRITE_ONLY, or WRITE_FIRST, _MIDDLE..., _LAST,
+// each packet's DMA length the message's, its MSN the message's; a
+// retransmission repeats opcode and DMA length. The receiver takes them all.
+TEST(Conn, StreamSendsFirstMiddleLast)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	std::vector<mrc_tx_desc> sent;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 5000, false), 0);
+	while (mrc_conn_next_tx(&pr.c[0], pr.now, &d))
+		sent.push_back(d);
+	ASSERT_GE(sent.size(), 3u);
+	for (size_t i = 0; i < sent.size(); i++) {
+		u8 want = i == 0                 ? MRC_OP_WRITE_FIRST
+			  : i + 1 == sent.size() ? MRC_OP_WRITE_LAST
+						 : MRC_OP_WRITE_MIDDLE;
+		EXPECT_EQ(sent[i].opcode, want) << i;
+		EXPECT_EQ(sent[i].dma_len, 5000u);
+		EXPECT_EQ(sent[i].msn, sent[0].msn);
+		uint8_t hdr[MRC_DATA_HDR_MAX];
+		ASSERT_GT(mrc_conn_build_data_hdr(&pr.c[0], &sent[i], hdr, sizeof(hdr)), 0);
+	}
+	// a message of one packet next, with the next MSN
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 10, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	EXPECT_EQ(d.opcode, MRC_OP_WRITE_ONLY);
+	EXPECT_EQ(d.dma_len, 10u);
+	EXPECT_EQ(d.msn, (u16)(sent[0].msn + 1));
+	// long writes are cut into messages of whole packets, at most
+	// MRC_CONN_SMSG_MAX bytes
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 65000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	EXPECT_EQ(d.opcode, MRC_OP_WRITE_FIRST);
+	u32 mss = pr.c[0].p.max_payload;
+	EXPECT_EQ(d.dma_len, MRC_CONN_SMSG_MAX - MRC_CONN_SMSG_MAX % mss);
+
+	// the receiver places each kind
+	mrc_conn_verdict v;
+	for (const mrc_tx_desc &t : sent) {
+		mrc_pkt pkt;
+		mrc_conn_data_pkt(&pr.c[0], &t, &pkt);
+		EXPECT_EQ(mrc_conn_rx(&pr.c[1], &pkt, t.ev, false, pr.now, &v), MRC_DROP_NONE);
+		EXPECT_EQ(v.place_len, t.len);
+	}
+	// an immediate on a STREAM is taken (and ignored)
+	mrc_pkt imm;
+	mrc_tx_desc w = d;
+	mrc_conn_data_pkt(&pr.c[0], &w, &imm);
+	imm.bth.opcode = MRC_OP_WRITE_ONLY_IMM;
+	imm.u.data.dma_len = imm.u.data.payload_len;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[1], &imm, w.ev, false, pr.now, &v), MRC_DROP_NONE);
+	pr.settle();
 }
 
 TEST(Conn, NackTrimRetransmitsOnAnotherPath)
@@ -243,7 +364,8 @@ TEST(Conn, NackTrimRetransmitsOnAnotherPath)
 	n.bth.dest_qpn = 0x100;
 	n.u.nack.reason = MRC_NACK_TRIMMED;
 	n.u.nack.nack_psn = d.psn;
-	n.u.nack.entropy = d.ev & 0xffff;
+	n.u.nack.entropy = d.ev;
+	n.u.nack.key = 0xa;
 	ASSERT_EQ(mrc_conn_rx(&pr.c[0], &n, 0, false, pr.now, &v), 0);
 	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &r), 1);
 	EXPECT_TRUE(r.rtx);
@@ -280,7 +402,7 @@ TEST(Conn, SackFanOncePerRto)
 	auto answers = [&]() {
 		int n = 0;
 
-		EXPECT_EQ(mrc_conn_rx(&pr.c[1], &in, (uint16_t)d.ev, false, pr.now, &v), 0);
+		EXPECT_EQ(mrc_conn_rx(&pr.c[1], &in, d.ev, false, pr.now, &v), 0);
 		while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
 			n++;
 		return n;
@@ -744,7 +866,7 @@ TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 			mrc_conn_verdict v;
 			while (pr.next_data(0, d, in)) {
 				sent++;
-				mrc_conn_rx(&pr.c[1], &in, (uint16_t)d.ev, false, pr.now, &v);
+				mrc_conn_rx(&pr.c[1], &in, d.ev, false, pr.now, &v);
 			}
 			sent += pr.pump(0); // control packets only now
 			pr.pump(1);

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "mrc_path.h"
+extern "C" {
+#include "mrc_wire.h"
+}
 
 namespace {
 
@@ -219,15 +222,15 @@ TEST_F(PathTable, EvsUniqueAndLookedUp)
 		u32 ev = t.paths[i].ev;
 
 		evs.insert(ev);
-		entropy.insert(ev & MRC_PATH_EV_ENTROPY_MASK);
+		entropy.insert(mrc_ev_sport(ev));
 		EXPECT_NE(ev, 0U);
 		EXPECT_EQ(mrc_path_lookup_ev(&t, ev), (int)i);
 	}
 	EXPECT_EQ(evs.size(), t.count);
-	EXPECT_EQ(entropy.size(), t.count) << "distinct ECMP entropy";
+	EXPECT_EQ(entropy.size(), t.count) << "distinct UDP source ports (ECMP)";
 	EXPECT_EQ(mrc_path_lookup_ev(&t, 0), -ENOENT);
 	EXPECT_EQ(mrc_path_lookup_ev(&t, t.paths[0].ev ^ 1), -ENOENT);
-	EXPECT_EQ(mrc_path_lookup_ev(&t, (t.count + 1) << 16), -ENOENT);
+	EXPECT_EQ(mrc_path_lookup_ev(&t, t.count + 1), -ENOENT);
 }
 
 TEST_F(PathTable, FewerCandidatesThanShare)
@@ -1260,8 +1263,9 @@ TEST_F(PathTable, EveryReasonIsReachable)
 		EXPECT_TRUE(reasons.count(r)) << "reason " << (int)r;
 }
 
-// Only the low 16 bits of an EV travel and come back in SACKs: they alone
-// must find the entry, and differ across the table.
+// The whole 32-bit EV travels (UDP source port + flow label) and comes back
+// in SACKs: rebuilt from the wire, it finds its entry; EVs differ in the
+// source port (ECMP) and the port is never below 0xC000.
 TEST(PathWire, ReflectedWireValueFindsItsEntry)
 {
 	std::vector<mrc_path> paths(300);
@@ -1278,16 +1282,21 @@ TEST(PathWire, ReflectedWireValueFindsItsEntry)
 	mrc_prng_seed(&rng, 7);
 	int n = mrc_path_build(&t, cand, 4, &rng, 0);
 	ASSERT_GT(n, 200);
-	std::set<u32> wires;
+	std::set<u32> ports, labels;
 	for (int i = 0; i < n; i++) {
-		u32 wire = t.paths[i].ev & MRC_PATH_EV_ENTROPY_MASK;
-		EXPECT_NE(wire, 0u);
-		EXPECT_TRUE(wires.insert(wire).second) << "duplicate wire value";
-		EXPECT_EQ(mrc_path_lookup_ev(&t, wire), i);
-		EXPECT_EQ(mrc_path_lookup_ev(&t, t.paths[i].ev), i);
+		u32 ev = t.paths[i].ev;
+		u16 sport = mrc_ev_sport(ev);
+		u32 fl = mrc_ev_flowlabel(ev);
+		EXPECT_GE(sport, 0xc000u);
+		EXPECT_LE(fl, 0xfffffu);
+		EXPECT_TRUE(ports.insert(sport).second) << "duplicate source port";
+		labels.insert(fl);
+		EXPECT_EQ(mrc_ev_from_wire(sport, fl), ev);
+		EXPECT_EQ(mrc_path_lookup_ev(&t, mrc_ev_from_wire(sport, fl)), i);
 	}
-	// A wire value whose index bits name another entry is rejected.
-	u32 forged = (t.paths[0].ev & MRC_PATH_EV_ENTROPY_MASK) ^ 0x8000;
+	EXPECT_GT(labels.size(), (size_t)n / 2) << "flow labels spread too";
+	// An EV whose index bits name an entry but whose other bits differ.
+	u32 forged = t.paths[0].ev ^ 0x80000000u;
 	EXPECT_EQ(mrc_path_lookup_ev(&t, forged), -ENOENT);
 	EXPECT_EQ(mrc_path_lookup_ev(&t, 0), -ENOENT);
 }

@@ -65,8 +65,7 @@ mrc_pkt sack(bool credit)
 	p.u.sack.probe_resp = true;
 	p.u.sack.ack_psn_offset = -7;
 	p.u.sack.entropy = 0x89abcdef;
-	p.u.sack.spdcid = 0x1234;
-	p.u.sack.dpdcid = 0x5678;
+	p.u.sack.key = 0x12345678;
 	p.u.sack.cack_psn = 0xfffff0;
 	p.u.sack.cc_type = 0xa;
 	p.u.sack.cc_flags = 0x5;
@@ -96,6 +95,7 @@ mrc_pkt cm(u8 op)
 	p.u.cm.src_qpn = 0x000010;
 	p.u.cm.dst_qpn = op == MRC_OP_CM_REQ ? 0 : 0xfffff0;
 	p.u.cm.cookie = 0x0123456789abcdefULL;
+	p.u.cm.version = MRC_CM_VERSION; // as decoded
 	if (op == MRC_OP_CM_REQ || op == MRC_OP_CM_REP || op == MRC_OP_CM_RTU) {
 		p.u.cm.params.sock_type = MRC_CM_SOCK_SEQPACKET;
 		p.u.cm.params.mpr = 64;
@@ -136,8 +136,7 @@ std::vector<Sample> samples()
 	n.u.nack.reason = MRC_NACK_TRIMMED;
 	n.u.nack.vendor = 0x42;
 	n.u.nack.entropy = 0x00010203;
-	n.u.nack.spdcid = 1;
-	n.u.nack.dpdcid = 2;
+	n.u.nack.key = 0x00010002;
 	n.u.nack.nack_psn = 0xffffff;
 	n.u.nack.cc_type = 0xf;
 	n.u.nack.tx_ts = 0x7777;
@@ -145,8 +144,26 @@ std::vector<Sample> samples()
 
 	mrc_pkt pr = blank(MRC_OP_PROBE, 0x20);
 	pr.u.probe.probe_id = 0xa5a5a5a5;
+	pr.u.probe.key = 0x0badf00d;
 	pr.u.probe.tx_time = 0x1000000000000001ULL;
 	v.push_back({"probe", pr});
+
+	// RoCE's Transport ACK: decoded (to be counted and ignored)
+	mrc_pkt ack = blank(MRC_OP_TRANSPORT_ACK, 0x30);
+	ack.bth.psn = 0xabcdef;
+	ack.u.ack.syndrome = 0x1f;
+	ack.u.ack.msn = 0x123456;
+	v.push_back({"transport_ack", ack});
+
+	// FECN, BECN and M are accepted (and carried) on every packet
+	mrc_pkt cong = data(MRC_OP_WRITE_MIDDLE, 8, 100, true);
+	cong.bth.fecn = true;
+	cong.bth.becn = true;
+	cong.bth.mig = true;
+	v.push_back({"data_fecn_becn_mig", cong});
+	mrc_pkt scong = sack(false);
+	scong.bth.becn = true;
+	v.push_back({"sack_becn", scong});
 
 	mrc_pkt q = blank(MRC_OP_EP_REQUEST, MRC_QPN_ENDPOINT);
 	q.u.ep_req.op = MRC_EP_PORT_STATUS_UPDATE;
@@ -254,7 +271,7 @@ TEST(Wire, HeaderLengths)
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_REJ, false), 40);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_CM_DREQ, false), 36);
 	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_RESET, false), 32);
-	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_TRANSPORT_ACK, false), -MRC_WERR_UNSUPPORTED_OPCODE);
+	EXPECT_EQ(mrc_pkt_hdr_len(MRC_OP_TRANSPORT_ACK, false), 16);
 	EXPECT_EQ(mrc_pkt_hdr_len(0x00, false), -MRC_WERR_UNKNOWN_OPCODE);
 	for (const Sample &s : samples()) {
 		if (s.pkt.type == MRC_PKT_DATA ||
@@ -295,7 +312,7 @@ TEST(Wire, SackBytesArePinned)
 	    0xdc, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, // BTH
 	    0x01, 0x60, 0xff, 0xf9,                         // next=credit, m=01 pr, off -7
 	    0x89, 0xab, 0xcd, 0xef,                         // entropy
-	    0x12, 0x34, 0x56, 0x78,                         // spdcid, dpdcid
+	    0x12, 0x34, 0x56, 0x78,                         // key (spdcid|dpdcid)
 	    0x00, 0xff, 0xff, 0xf0,                         // resv, cack
 	    0xa5, 0x08, 0x00, 0x03,                         // cc type/flags, mpr, sack_off
 	    0x80, 0,    0,    0,    0,    0,    0,    0x01, // bitmap
@@ -315,7 +332,7 @@ TEST(Wire, CmReqBytesArePinned)
 	std::vector<u8> b = wire(cm(MRC_OP_CM_REQ));
 	const u8 want[] = {
 	    0xe0, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
-	    0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x13, 0x89, // ver, flags, port 5001
+	    0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x13, 0x89, // ver 2, flags, port 5001
 	    0x00, 0x00, 0x00, 0x10,                         // src QPN
 	    0x00, 0x00, 0x00, 0x00,                         // dst QPN
 	    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, // cookie
@@ -388,11 +405,9 @@ TEST(Wire, UnknownAndUnsupportedOpcodes)
 			known++;
 			continue;
 		}
-		EXPECT_EQ(decode(b, &got), op == MRC_OP_TRANSPORT_ACK ? -MRC_WERR_UNSUPPORTED_OPCODE
-								      : -MRC_WERR_UNKNOWN_OPCODE)
-		    << op;
+		EXPECT_EQ(decode(b, &got), -MRC_WERR_UNKNOWN_OPCODE) << op;
 	}
-	EXPECT_EQ(known, 6 + 5 + 6 + 1);
+	EXPECT_EQ(known, 6 + 5 + 6 + 1 + 1);
 	// even a bare opcode byte with a short buffer says truncated first
 	EXPECT_EQ(decode(b, 1, &got), -MRC_WERR_TRUNCATED);
 	EXPECT_EQ(decode(b, 0, &got), -MRC_WERR_TRUNCATED);
@@ -421,8 +436,11 @@ TEST(Wire, EveryDecoderRejection)
 			nk = s.pkt;
 	m.push_back({"tver", only, 1, 0x01, true, -MRC_WERR_BAD_TVER});
 	m.push_back({"tver_f", sk, 1, 0x0f, true, -MRC_WERR_BAD_TVER});
-	m.push_back({"mig", only, 1, 0x40, true, -MRC_WERR_RESERVED});
-	m.push_back({"bth_byte4", only, 4, 0x80, false, -MRC_WERR_RESERVED});
+	m.push_back({"mig", only, 1, 0x40, true, 0});
+	m.push_back({"fecn", only, 4, 0x80, false, 0});
+	m.push_back({"becn", sk, 4, 0x40, false, 0});
+	m.push_back({"bth_byte4", only, 4, 0x20, false, -MRC_WERR_RESERVED});
+	m.push_back({"bth_byte4_low", nk, 4, 0x01, true, -MRC_WERR_RESERVED});
 	m.push_back({"bth_flags", only, 8, 0x01, true, -MRC_WERR_RESERVED});
 	m.push_back({"pad_on_sack", sk, 1, 0x10, true, -MRC_WERR_BAD_PAD});
 	m.push_back({"ackreq_on_sack", sk, 8, 0x80, true, -MRC_WERR_RESERVED});
@@ -454,8 +472,13 @@ TEST(Wire, EveryDecoderRejection)
 		u8 op = p.bth.opcode;
 
 		switch (p.type) {
+		case MRC_PKT_ACK:
+			m.push_back({"ack_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
+			m.push_back({"ack_ackreq", p, 8, 0x80, true, -MRC_WERR_RESERVED});
+			m.push_back({"ack_pad", p, 1, 0x10, true, -MRC_WERR_BAD_PAD});
+			break;
 		case MRC_PKT_PROBE:
-			m.push_back({"probe_rsvd", p, 19, 1, false, -MRC_WERR_RESERVED});
+			m.push_back({"probe_key", p, 19, 1, false, 0});
 			m.push_back({"probe_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
 			break;
 		case MRC_PKT_EP_REQ:
@@ -469,7 +492,13 @@ TEST(Wire, EveryDecoderRejection)
 			break;
 		case MRC_PKT_CM:
 			m.push_back({"cm_ver0", p, 12, 0, false, -MRC_WERR_BAD_EXT_VERSION});
-			m.push_back({"cm_ver2", p, 12, 2, false, -MRC_WERR_BAD_EXT_VERSION});
+			m.push_back({"cm_ver3", p, 12, 3, false, -MRC_WERR_BAD_EXT_VERSION});
+			// version 1 (the previous wire): a CM_REQ decodes, to be
+			// refused with a CM_REJ BAD_VERSION; nothing else does
+			m.push_back({"cm_ver1", p, 12, 1, false,
+				     op == MRC_OP_CM_REQ || op == MRC_OP_CM_REJ
+					 ? 0
+					 : -MRC_WERR_BAD_EXT_VERSION});
 			m.push_back({"cm_flags", p, 13, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
@@ -643,7 +672,15 @@ TEST(Wire, EncoderRejections)
 	p = blank(0x00, 0x100);
 	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNKNOWN_OPCODE);
 	p = blank(MRC_OP_TRANSPORT_ACK, 0x100);
-	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNSUPPORTED_OPCODE);
+	p.u.ack.msn = 0x1000000;
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_BAD_FIELD);
+	p = blank(MRC_OP_CM_DREQ, MRC_QPN_CM);
+	p.u.cm.src_qpn = 0x100;
+	p.u.cm.dst_qpn = 0x200;
+	p.u.cm.version = 3;
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_BAD_EXT_VERSION);
+	p.u.cm.version = MRC_CM_VERSION_V1;
+	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_BAD_EXT_VERSION);
 	p = blank(MRC_OP_SACK, 0x100);
 	p.type = MRC_PKT_INVALID;
 	EXPECT_EQ(mrc_pkt_encode(&p, b.data(), b.size()), -MRC_WERR_UNKNOWN_OPCODE);

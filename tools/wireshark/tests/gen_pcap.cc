@@ -31,9 +31,13 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
+// ev: the 32-bit EV, carried as MRC for Linux does (UDP source port
+// 0xC000 | EV[13:0], flow label EV[31:14]); raw_port: a source port to
+// use instead (a foreign sender), 0 if none.
 struct Frame {
 	Bytes udp_payload;
-	uint16_t sport;
+	uint32_t ev;
+	uint16_t raw_port;
 	std::vector<std::pair<std::string, std::string>> expect;
 };
 
@@ -70,7 +74,7 @@ Bytes encode(const mrc_pkt &pkt, const Bytes &payload = {})
 
 // Frames a valid packet: checks that the core's decoder accepts it and
 // records the BTH fields every packet has.
-Frame &add_valid(const mrc_pkt &pkt, const Bytes &b, uint16_t ev)
+Frame &add_valid(const mrc_pkt &pkt, const Bytes &b, uint32_t ev)
 {
 	mrc_pkt dec;
 	int err = mrc_pkt_decode(b.data(), b.size(), &dec);
@@ -79,11 +83,15 @@ Frame &add_valid(const mrc_pkt &pkt, const Bytes &b, uint16_t ev)
 			mrc_wire_err_name(err));
 		exit(1);
 	}
-	Frame f{b, ev, {}};
+	Frame f{b, ev, 0, {}};
 	f.expect = {
 	    {"mrc.verdict", str("ok")},
+	    {"mrc.ev", num(ev)},
 	    {"mrc.bth.opcode", num(pkt.bth.opcode)},
 	    {"mrc.bth.se", num(pkt.bth.se)},
+	    {"mrc.bth.m", num(pkt.bth.mig)},
+	    {"mrc.bth.fecn", num(pkt.bth.fecn)},
+	    {"mrc.bth.becn", num(pkt.bth.becn)},
 	    {"mrc.bth.pad",
 	     num(pkt.type == MRC_PKT_DATA ? mrc_pad_len(pkt.u.data.payload_len) : 0)},
 	    {"mrc.bth.tver", "0"},
@@ -115,7 +123,7 @@ mrc_pkt base(uint8_t op, uint32_t qpn)
 }
 
 void data(uint8_t op, bool ts, uint32_t psn, uint64_t va, uint32_t dma, uint32_t plen, bool se,
-	  bool ack_req, bool rtx, uint16_t ev)
+	  bool ack_req, bool rtx, uint32_t ev)
 {
 	mrc_pkt p = base(op, 0x1234);
 	p.bth.psn = psn;
@@ -154,16 +162,15 @@ void data(uint8_t op, bool ts, uint32_t psn, uint64_t va, uint32_t dma, uint32_t
 }
 
 void sack(bool credit, uint8_t mark, bool pr, int16_t apo, uint32_t cack, int16_t so,
-	  uint64_t bitmap, uint16_t ev)
+	  uint64_t bitmap, uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_SACK, 0x20);
 	mrc_sack &s = p.u.sack;
 	s.mark = mark;
 	s.probe_resp = pr;
 	s.ack_psn_offset = apo;
-	s.entropy = 0x8000u | ev;
-	s.spdcid = 3;
-	s.dpdcid = 4;
+	s.entropy = ev ^ 0x5a5a0000u; // an EV of the peer's data
+	s.key = 0xa0b0c0d0u ^ ev;
 	s.cack_psn = cack;
 	s.cc_type = 0;
 	s.cc_flags = 0x9;
@@ -186,8 +193,7 @@ void sack(bool credit, uint8_t mark, bool pr, int16_t apo, uint32_t cack, int16_
 	f.expect.emplace_back("mrc.seth.ack_psn_offset", std::to_string(s.ack_psn_offset));
 	expect(f, "mrc.seth.trigger_psn", (s.cack_psn + s.ack_psn_offset) & 0xffffff);
 	expect(f, "mrc.seth.entropy", s.entropy);
-	expect(f, "mrc.seth.spdcid", s.spdcid);
-	expect(f, "mrc.seth.dpdcid", s.dpdcid);
+	expect(f, "mrc.seth.key", s.key);
 	expect(f, "mrc.seth.cack_psn", s.cack_psn);
 	expect(f, "mrc.seth.cc_type", s.cc_type);
 	expect(f, "mrc.seth.cc_flags", s.cc_flags);
@@ -209,15 +215,14 @@ void sack(bool credit, uint8_t mark, bool pr, int16_t apo, uint32_t cack, int16_
 	}
 }
 
-void nack(uint8_t reason, uint16_t ev)
+void nack(uint8_t reason, uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_NACK, 0xabcdef);
 	mrc_nack &n = p.u.nack;
 	n.reason = reason;
 	n.vendor = 0x42;
-	n.entropy = 0x10000u | ev;
-	n.spdcid = 11;
-	n.dpdcid = 12;
+	n.entropy = ev ^ 0xa5a50000u;
+	n.key = 0x11121314u;
 	n.nack_psn = 0xfffffe;
 	n.cc_type = 2;
 	n.tx_ts = 0x7777;
@@ -225,24 +230,25 @@ void nack(uint8_t reason, uint16_t ev)
 	expect(f, "mrc.neth.reason", n.reason);
 	expect(f, "mrc.neth.vendor", n.vendor);
 	expect(f, "mrc.neth.entropy", n.entropy);
-	expect(f, "mrc.neth.spdcid", n.spdcid);
-	expect(f, "mrc.neth.dpdcid", n.dpdcid);
+	expect(f, "mrc.neth.key", n.key);
 	expect(f, "mrc.neth.nack_psn", n.nack_psn);
 	expect(f, "mrc.neth.cc_type", n.cc_type);
 	expect(f, "mrc.neth.tx_timestamp", n.tx_ts);
 }
 
-void probe(uint16_t ev)
+void probe(uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_PROBE, 16);
 	p.u.probe.probe_id = 0x01020304;
+	p.u.probe.key = 0xfeedbeef;
 	p.u.probe.tx_time = 1732440000123456789ULL;
 	Frame &f = add_valid(p, encode(p), ev);
 	expect(f, "mrc.peth.probe_id", p.u.probe.probe_id);
+	expect(f, "mrc.peth.key", p.u.probe.key);
 	expect(f, "mrc.peth.tx_time", p.u.probe.tx_time);
 }
 
-void ep_req(uint8_t op, uint16_t ev)
+void ep_req(uint8_t op, uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_EP_REQUEST, MRC_QPN_ENDPOINT);
 	p.u.ep_req.op = op;
@@ -256,7 +262,7 @@ void ep_req(uint8_t op, uint16_t ev)
 	expect(f, "mrc.ep.tx_time", p.u.ep_req.tx_time);
 }
 
-void ep_resp(uint16_t ev)
+void ep_resp(uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_EP_RESPONSE, MRC_QPN_ENDPOINT);
 	mrc_ep_resp &r = p.u.ep_resp;
@@ -279,10 +285,11 @@ void ep_resp(uint16_t ev)
 	expect(f, "mrc.ep.entropy", r.entropy);
 }
 
-void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint16_t ev)
+void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint32_t ev, uint8_t version = 0)
 {
 	mrc_cm c;
 	memset(&c, 0, sizeof(c));
+	c.version = version;
 	c.port = 5000;
 	c.client_port = 40001;
 	c.src_qpn = src;
@@ -299,7 +306,7 @@ void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint16_t ev)
 	mrc_pkt p;
 	mrc_cm_pkt(&p, op, &c);
 	Frame &f = add_valid(p, encode(p), ev);
-	expect(f, "mrc.cm.version", MRC_CM_VERSION);
+	expect(f, "mrc.cm.version", version ? version : MRC_CM_VERSION);
 	expect(f, "mrc.cm.flags", 0);
 	expect(f, "mrc.cm.service_port", c.port);
 	expect(f, "mrc.cm.src_qpn", c.src_qpn);
@@ -323,7 +330,7 @@ void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint16_t ev)
 		expect(f, "mrc.cm.rej_reason", rej);
 }
 
-void reset(uint8_t reason, uint32_t dst, uint32_t psn, uint16_t ev)
+void reset(uint8_t reason, uint32_t dst, uint32_t psn, uint32_t ev)
 {
 	mrc_pkt p = base(MRC_OP_RESET, MRC_QPN_CM);
 	mrc_reset &r = p.u.reset;
@@ -339,6 +346,19 @@ void reset(uint8_t reason, uint32_t dst, uint32_t psn, uint16_t ev)
 	expect(f, "mrc.reset.dst_qpn", r.dst_qpn);
 	expect(f, "mrc.reset.r_key", r.r_key);
 	expect(f, "mrc.reset.psn", r.psn);
+}
+
+// RoCE's Transport ACK (AETH): MRC for Linux never sends it, but decodes,
+// counts and ignores it.
+void transport_ack(uint32_t ev)
+{
+	mrc_pkt p = base(MRC_OP_TRANSPORT_ACK, 0x4242);
+	p.bth.psn = 0x123456;
+	p.u.ack.syndrome = 0x1f;
+	p.u.ack.msn = 0xabcdef;
+	Frame &f = add_valid(p, encode(p), ev);
+	expect(f, "mrc.aeth.syndrome", p.u.ack.syndrome);
+	expect(f, "mrc.aeth.msn", p.u.ack.msn);
 }
 
 // Expectations from the core decoder's view of a packet (for the packets
@@ -370,6 +390,7 @@ void expect_decoded(Frame &f, const mrc_pkt &p)
 		expect(f, "mrc.seth.probe_resp", s.probe_resp);
 		f.expect.emplace_back("mrc.seth.ack_psn_offset", std::to_string(s.ack_psn_offset));
 		expect(f, "mrc.seth.entropy", s.entropy);
+		expect(f, "mrc.seth.key", s.key);
 		expect(f, "mrc.seth.cack_psn", s.cack_psn);
 		expect(f, "mrc.seth.cc_type", s.cc_type);
 		expect(f, "mrc.seth.cc_flags", s.cc_flags);
@@ -390,9 +411,11 @@ void expect_decoded(Frame &f, const mrc_pkt &p)
 		expect(f, "mrc.neth.reason", p.u.nack.reason);
 		expect(f, "mrc.neth.nack_psn", p.u.nack.nack_psn);
 		expect(f, "mrc.neth.entropy", p.u.nack.entropy);
+		expect(f, "mrc.neth.key", p.u.nack.key);
 		break;
 	case MRC_PKT_PROBE:
 		expect(f, "mrc.peth.probe_id", p.u.probe.probe_id);
+		expect(f, "mrc.peth.key", p.u.probe.key);
 		expect(f, "mrc.peth.tx_time", p.u.probe.tx_time);
 		break;
 	case MRC_PKT_RESET:
@@ -407,10 +430,11 @@ void expect_decoded(Frame &f, const mrc_pkt &p)
 	}
 }
 
-// A SEQPACKET connection between two engines, as the kernel runs it: the
-// data packets side 0 sends (mrc_conn_build_data_hdr()), the SACKs side 1
-// answers (mrc_conn_next_ctrl()), and the RESET of an abort.
-void engine_session()
+// A connection between two engines, as the kernel runs it: the data
+// packets side 0 sends (mrc_conn_build_data_hdr()), the SACKs side 1
+// answers (mrc_conn_next_ctrl()) reflecting each data packet's whole EV
+// and carrying side 0's key, and the RESET of an abort.
+void engine_session(uint8_t sock_type)
 {
 	static const mrc_path_cand cands[] = {{0xc101, 1, 0}, {0xc102, 1, 0}, {0xc203, 1, 1}};
 	mrc_conn c[2];
@@ -419,7 +443,7 @@ void engine_session()
 	for (int s = 0; s < 2; s++) {
 		mrc_conn_params p;
 		mrc_conn_params_default(&p);
-		p.sock_type = MRC_CONN_SEQPACKET;
+		p.sock_type = sock_type;
 		p.local_qpn = s ? 0x200 : 0x100;
 		p.peer_qpn = s ? 0x100 : 0x200;
 		p.tx_init_psn = s ? 0xfffff0 : 0xfffffe;
@@ -464,17 +488,17 @@ void engine_session()
 				fprintf(stderr, "gen_pcap: engine data packet does not decode\n");
 				exit(1);
 			}
-			Frame &f = add_valid(in, Bytes(buf, buf + n), d.ev & 0xffff);
+			Frame &f = add_valid(in, Bytes(buf, buf + n), d.ev);
 			expect_decoded(f, in);
-			mrc_conn_rx(&c[1], &in, d.ev & 0xffff, false, now, &v);
+			mrc_conn_rx(&c[1], &in, d.ev, false, now, &v);
 		}
 		for (int s = 1; s >= 0; s--) {
 			while (mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
-				Frame &f = add_valid(pkt, encode(pkt), ev & 0xffff);
+				Frame &f = add_valid(pkt, encode(pkt), ev);
 				expect_decoded(f, pkt);
 				Bytes b = f.udp_payload;
 				mrc_pkt_decode(b.data(), b.size(), &in);
-				mrc_conn_rx(&c[1 - s], &in, ev & 0xffff, false, now, &v);
+				mrc_conn_rx(&c[1 - s], &in, ev, false, now, &v);
 			}
 		}
 	}
@@ -484,11 +508,11 @@ void engine_session()
 }
 
 // A packet a receiver drops: the expected verdict is the core decoder's.
-void add_bad(const Bytes &b, uint16_t ev)
+void add_bad(const Bytes &b, uint32_t ev)
 {
 	mrc_pkt dec;
 	int err = mrc_pkt_decode(b.data(), b.size(), &dec);
-	Frame f{b, ev, {}};
+	Frame f{b, ev, 0, {}};
 	f.expect.emplace_back("mrc.verdict", str(mrc_wire_err_name(err)));
 	frames.push_back(f);
 }
@@ -512,8 +536,9 @@ Bytes wrap(const Frame &f)
 	memcpy(&e[0], mac_dst, 6);
 	memcpy(&e[6], mac_src, 6);
 	put16(e, 12, 0x86dd);
-	// IPv6: the EV also rides in the flow label
-	uint32_t flow = f.sport & 0xfffff;
+	// IPv6: EV[31:14] rides in the flow label, EV[13:0] in the port
+	uint32_t flow = mrc_ev_flowlabel(f.ev);
+	uint16_t sport = f.raw_port ? f.raw_port : mrc_ev_sport(f.ev);
 	e[14] = 0x60;
 	e[15] = (flow >> 16) & 0x0f;
 	e[16] = (flow >> 8) & 0xff;
@@ -525,7 +550,7 @@ Bytes wrap(const Frame &f)
 	memcpy(&e[38], dst_ip, 16);
 	// UDP
 	size_t u = 54;
-	put16(e, u, f.sport);
+	put16(e, u, sport);
 	put16(e, u + 2, 4791);
 	put16(e, u + 4, ulen);
 	memcpy(&e[u + 8], f.udp_payload.data(), f.udp_payload.size());
@@ -610,14 +635,38 @@ int main(int argc, char **argv)
 	for (uint8_t r = MRC_REJ_BACKLOG_FULL; r <= MRC_REJ_CONSUMER; r++)
 		cm(MRC_OP_CM_REJ, 0x200, 0x100, r, 0xc043);
 	cm(MRC_OP_CM_DREQ, 0x100, 0x200, 0, 0xc044);
+	cm(MRC_OP_CM_DREP, 0x200, 0x100, 0, 0xc045);
+	// A sender that is not MRC for Linux, from source port 53 (DNS's):
+	// UDP offers it to DNS first unless heuristics go first.
 	cm(MRC_OP_CM_DREP, 0x200, 0x100, 0, 53);
+	frames.back().raw_port = 53;
+	frames.back().expect.erase(frames.back().expect.begin() + 1); // mrc.ev
+	// The refusal of an older peer: its version 1 CM_REQ, our v1 CM_REJ.
+	cm(MRC_OP_CM_REQ, 0x100, 0, 0, 0xc046, MRC_CM_VERSION_V1);
+	cm(MRC_OP_CM_REJ, 0, 0x100, MRC_REJ_BAD_VERSION, 0xc047, MRC_CM_VERSION_V1);
+	transport_ack(0xc048);
+	// FECN, BECN and M are taken (and ignored) on any packet.
+	{
+		mrc_pkt p = base(MRC_OP_WRITE_ONLY, 0x1234);
+		p.bth.fecn = p.bth.becn = p.bth.mig = true;
+		p.bth.psn = 9;
+		p.u.data.r_key = 0xdeadbeef;
+		p.u.data.dma_len = p.u.data.payload_len = 4;
+		Frame &f = add_valid(p, encode(p, Bytes(4, 0x61)), 0xfedcba98);
+		expect(f, "mrc.reth.dmalen", 4);
+		mrc_pkt q = base(MRC_OP_NACK, 0x1234);
+		q.bth.becn = true;
+		q.u.nack.reason = MRC_NACK_TRIMMED;
+		add_valid(q, encode(q), 0x00003fff);
+	}
 	reset(MRC_RESET_ABORT, 0x999, 0, 0xc050);
 	reset(MRC_RESET_NO_CONN, 0, 12345, 0xc051);
 	reset(MRC_RESET_PROTOCOL, 0x999, 77, 0xc052);
 	reset(MRC_RESET_TIMEOUT, 0x999, 0, 0xc053);
 
 	size_t nhand = frames.size();
-	engine_session();
+	engine_session(MRC_CONN_SEQPACKET);
+	engine_session(MRC_CONN_STREAM);
 	size_t nvalid = frames.size();
 	fprintf(stderr, "gen_pcap: %zu packets encoded here, %zu by the connection engine\n", nhand,
 		nvalid - nhand);
@@ -669,11 +718,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_pcap: no packet of opcode 0x%02x to edit\n", op);
 		exit(1);
 	};
-	edit(MRC_OP_SACK, false, {{0, MRC_OP_TRANSPORT_ACK}}); // unsupported_opcode
+	edit(MRC_OP_SACK, false, {{0, MRC_OP_TRANSPORT_ACK}}); // an ACK too long
 	edit(MRC_OP_SACK, false, {{0, 0xe7}});                 // unknown_opcode
 	edit(MRC_OP_SACK, false, {{1, 0x01}});                 // bad_tver
-	edit(MRC_OP_SACK, false, {{1, 0x40}});                 // M bit
-	edit(MRC_OP_SACK, false, {{4, 0x40}});                 // FECN/BECN byte
+	edit(MRC_OP_SACK, false, {{4, 0x20}});                 // byte 4 reserved
 	edit(MRC_OP_SACK, false, {{8, 0x01}});                 // reserved flag
 	edit(MRC_OP_SACK, false, {{1, 0x10}});                 // pad, no payload
 	edit(MRC_OP_SACK, false, {{1, 0x80}});                 // SE on a SACK
@@ -699,7 +747,8 @@ int main(int argc, char **argv)
 	edit(MRC_OP_EP_REQUEST, false, {{12, 2}});              // unknown op
 	edit(MRC_OP_EP_REQUEST, false, {{7, 1}});               // to QPN 1
 	edit(MRC_OP_EP_RESPONSE, false, {{12, 7}});             // unknown op
-	edit(MRC_OP_CM_REQ, false, {{12, 2}});                  // CM version 2
+	edit(MRC_OP_CM_REQ, false, {{12, 3}});                  // CM version 3
+	edit(MRC_OP_CM_REP, false, {{12, 1}});                  // a v1 REP
 	edit(MRC_OP_CM_REQ, false, {{36, 2}});                  // sock_type 2
 	edit(MRC_OP_CM_REQ, false, {{37, 0}});                  // mpr 0
 	edit(MRC_OP_CM_REQ, false, {{38, 0}, {39, 0}});         // max_payload 0
@@ -714,7 +763,7 @@ int main(int argc, char **argv)
 	edit(MRC_OP_RESET, false, {{19, 0}, {18, 0}, {17, 0}}); // src_qpn 0
 	edit(MRC_OP_RESET, false, {{28, 1}});                   // psn's byte
 	edit(MRC_OP_NACK, false, {{28, 0x01}});                 // NETH reserved
-	edit(MRC_OP_PROBE, false, {{19, 0x01}});                // PETH reserved
+	edit(MRC_OP_TRANSPORT_ACK, false, {{8, 0x80}});         // AckReq on it
 
 	// Every header byte of every valid packet changed, one at a time: one
 	// bit flipped, and all eight.

@@ -31,7 +31,7 @@ import sys
 
 MALFORMED_GROUP = 0x07000000
 # every drop reason of mrc_pkt_decode() (wire-format.md section 13)
-REASONS = {"truncated", "unknown_opcode", "unsupported_opcode", "bad_tver",
+REASONS = {"truncated", "unknown_opcode", "bad_tver",
            "bad_pad", "reserved_bits", "bad_length", "payload_len_mismatch",
            "bad_qpn", "bad_ext", "bad_ext_version", "bad_field"}
 ALWAYS = ["frame.number", "udp.length", "udp.srcport", "udp.checksum.status", "mrc.verdict", "mrc.malformed",
