@@ -52,15 +52,19 @@
 #define MRC_EETH_LEN			36
 #define MRC_CMH_LEN			24
 #define MRC_CM_PARAMS_LEN		20
+#define MRC_CM_RTU_LEN			(2 * MRC_CM_PARAMS_LEN)
 #define MRC_CM_REJ_LEN			4
 #define MRC_RSTH_LEN			20
 /** MRC_DATA_HDR_MAX - longest data packet header (TSETH and ImmDt). */
 #define MRC_DATA_HDR_MAX		(MRC_BTH_LEN + MRC_METH_LEN + \
 					 MRC_TSETH_LEN + MRC_RETH_LEN + \
 					 MRC_IMMDT_LEN)
-/** MRC_PKT_HDR_MAX - longest header of any packet MRC for Linux sends. */
-#define MRC_PKT_HDR_MAX			(MRC_BTH_LEN + MRC_SETH_LEN + \
-					 MRC_CC_STATE_LEN + MRC_CREDIT_EXT_LEN)
+/**
+ * MRC_PKT_HDR_MAX - longest header of any packet MRC for Linux sends: a
+ * CM_RTU (76 bytes; a SACK with its credit extension has 64).
+ */
+#define MRC_PKT_HDR_MAX			(MRC_BTH_LEN + MRC_CMH_LEN + \
+					 MRC_CM_RTU_LEN)
 
 /* Reserved queue pair numbers (BTH DestQP). */
 /** MRC_QPN_CM - connection management (CM_* and RESET), as IB's QP1. */
@@ -77,7 +81,13 @@
 
 /* Versions of the extensions; a receiver rejects any other value. */
 /** MRC_CM_VERSION - version byte of the CM header (CMH). */
-#define MRC_CM_VERSION			1
+#define MRC_CM_VERSION			2
+/**
+ * MRC_CM_VERSION_1 - the CM of MRC for Linux before stateless listeners
+ * (a CM_RTU of 20 bytes). Only its CM_REQ is decoded, to be refused with
+ * a version-1 CM_REJ BAD_VERSION.
+ */
+#define MRC_CM_VERSION_1		1
 /** MRC_RESET_VERSION - version byte of the reset header (RSTH). */
 #define MRC_RESET_VERSION		1
 /** MRC_CREDIT_EXT_VERSION - version byte of the SACK credit extension. */
@@ -432,7 +442,11 @@ struct mrc_cm_params {
  * @cookie: the requester's 64-bit random nonce, echoed in every message.
  * @params: CM_REQ and CM_REP: the sender's parameters; CM_RTU: the
  *	CM_REP's parameters, echoed.
+ * @req_params: CM_RTU: the CM_REQ's parameters, echoed (a stateless
+ *	listener rebuilds the connection from both sets).
  * @rej_reason: CM_REJ: MRC_REJ_*.
+ * @version: the CMH version: decoded, MRC_CM_VERSION or (CM_REQ only)
+ *	MRC_CM_VERSION_1; to encode, 0 means MRC_CM_VERSION.
  */
 struct mrc_cm {
 	u16 port;
@@ -441,7 +455,9 @@ struct mrc_cm {
 	u32 dst_qpn;
 	u64 cookie;
 	struct mrc_cm_params params;
+	struct mrc_cm_params req_params;
 	u8 rej_reason;
+	u8 version;
 };
 
 /**

@@ -96,6 +96,16 @@ mrc_pkt cm(u8 op)
 	p.u.cm.src_qpn = 0x000010;
 	p.u.cm.dst_qpn = op == MRC_OP_CM_REQ ? 0 : 0xfffff0;
 	p.u.cm.cookie = 0x0123456789abcdefULL;
+	p.u.cm.version = MRC_CM_VERSION;
+	if (op == MRC_OP_CM_RTU) {
+		p.u.cm.req_params.sock_type = MRC_CM_SOCK_SEQPACKET;
+		p.u.cm.req_params.mpr = 8;
+		p.u.cm.req_params.max_payload = 9000;
+		p.u.cm.req_params.init_psn = 0xfedcba;
+		p.u.cm.req_params.r_key = 0xa5a5a5a5;
+		p.u.cm.req_params.rcv_window = 65536;
+		p.u.cm.req_params.caps = MRC_CAP_CREDIT;
+	}
 	if (op == MRC_OP_CM_REQ || op == MRC_OP_CM_REP || op == MRC_OP_CM_RTU) {
 		p.u.cm.params.sock_type = MRC_CM_SOCK_SEQPACKET;
 		p.u.cm.params.mpr = 64;
@@ -315,7 +325,7 @@ TEST(Wire, CmReqBytesArePinned)
 	std::vector<u8> b = wire(cm(MRC_OP_CM_REQ));
 	const u8 want[] = {
 	    0xe0, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
-	    0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x13, 0x89, // ver, flags, port 5001
+	    0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x13, 0x89, // ver 2, flags, port 5001
 	    0x00, 0x00, 0x00, 0x10,                         // src QPN
 	    0x00, 0x00, 0x00, 0x00,                         // dst QPN
 	    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, // cookie
@@ -469,7 +479,10 @@ TEST(Wire, EveryDecoderRejection)
 			break;
 		case MRC_PKT_CM:
 			m.push_back({"cm_ver0", p, 12, 0, false, -MRC_WERR_BAD_EXT_VERSION});
-			m.push_back({"cm_ver2", p, 12, 2, false, -MRC_WERR_BAD_EXT_VERSION});
+			m.push_back({"cm_ver3", p, 12, 3, false, -MRC_WERR_BAD_EXT_VERSION});
+			// version 1 (20-byte CM_RTU): only its CM_REQ, to refuse it
+			m.push_back({"cm_ver1", p, 12, 1, false,
+				     op == MRC_OP_CM_REQ ? 0 : -MRC_WERR_BAD_EXT_VERSION});
 			m.push_back({"cm_flags", p, 13, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
@@ -489,6 +502,12 @@ TEST(Wire, EveryDecoderRejection)
 				m.push_back({"sock_type", p, 36, 2, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"mpr0", p, 37, 0, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"psn_rsvd", p, 40, 1, false, -MRC_WERR_RESERVED});
+			}
+			if (op == MRC_OP_CM_RTU) {
+				// the CM_REQ's parameters, echoed after the CM_REP's
+				m.push_back({"req_sock_type", p, 56, 2, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"req_mpr0", p, 57, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"req_psn_rsvd", p, 60, 1, false, -MRC_WERR_RESERVED});
 			}
 			break;
 		case MRC_PKT_RESET:
