@@ -34,6 +34,7 @@ const char *const kOutDropHelp = "MRC packets not sent, by reason.";
 const char *const kRetxHelp = "Retransmissions, by cause.";
 const char *const kPathHelp = "EV (path) state transitions of connections, by new state.";
 const char *const kPlaneHelp = "Plane state transitions, by new state.";
+const char *const kCookieHelp = "CM_RTUs refused, nothing created: cookie forged or expired.";
 
 const MibMetric kMib[] = {
     {nullptr, nullptr, nullptr, nullptr},
@@ -98,6 +99,10 @@ const MibMetric kMib[] = {
      "RESETs answering data for an unknown connection (the peer restarted)."},
     {"mrc_control_ratelimited", nullptr, nullptr,
      "Stateless control work (NO_CONN RESETs) over the namespace's budget."},
+    {"mrc_handshake_cookies_sent", nullptr, nullptr,
+     "CM_REPs sent by listeners keeping no state (each carries a cookie)."},
+    {"mrc_handshake_cookies_refused", "reason", "bad", kCookieHelp},
+    {"mrc_handshake_cookies_refused", "reason", "expired", kCookieHelp},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

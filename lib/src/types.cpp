@@ -90,6 +90,9 @@ const char *const kMibNames[] = {
     "PathFlaps",
     "OutResetNoConn",
     "CtlDropRateLimit",
+    "HsCookieSent",
+    "HsCookieBad",
+    "HsCookieExpired",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 
