@@ -117,7 +117,7 @@ struct Endpoint {
 	uint16_t cm_ev = 0;
 	mrc_cm_params lparams{};
 	mrc_cm_params rparams{}; // the peer's, from its CM_REP or the CM_RTU
-	mrc_conn_params p{};	 // the engine's, keys completed at start
+	mrc_conn_params p{};     // the engine's, keys completed at start
 	std::vector<mrc_path_cand> cands;
 	bool started = false, cm_over = false;
 	int cm_err = 0;

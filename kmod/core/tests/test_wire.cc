@@ -505,7 +505,8 @@ TEST(Wire, EveryDecoderRejection)
 			}
 			if (op == MRC_OP_CM_RTU) {
 				// the CM_REQ's parameters, echoed after the CM_REP's
-				m.push_back({"req_sock_type", p, 56, 2, false, -MRC_WERR_BAD_FIELD});
+				m.push_back(
+				    {"req_sock_type", p, 56, 2, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"req_mpr0", p, 57, 0, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"req_psn_rsvd", p, 60, 1, false, -MRC_WERR_RESERVED});
 			}
