@@ -123,6 +123,7 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 
 	if (now >= f->deadline) {
 		/* a CM_RTU never answered: the listener never built it */
+		f->rtu_pending = false;
 		if (state == MRC_ST_DREQ_SENT) {
 			mrc_cm_fsm_done(a, 0);	/* the peer is gone */
 		} else {
