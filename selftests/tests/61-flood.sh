@@ -7,7 +7,7 @@
 #     counted and answered by a stateless CM_REP (HsCookieSent), no
 #     connection created for any, kernel memory (slab) flat, while three
 #     legitimate clients connect and move 1 MiB each, every byte
-#     verified; CM_RTUs with made-up cookies, one with a real cookie but
+#     verified, and a fourth after it; CM_RTUs with made-up cookies, one with a real cookie but
 #     a changed MAC bit (HsCookieBad) and one real but two slots (8 s)
 #     old (HsCookieExpired) create nothing;
 #  2. data packets to connections that do not exist (closed QPNs): counted,
@@ -66,7 +66,8 @@ legit_bytes=$(mrc_size 1048576 65536)
 # Requests the flood sends at least (fewer on a slow debug kernel).
 n_min=$(mrc_size 100000 5000)
 n_forged=1000
-mrc_bg_in_ns "$A" "$MRC_PERF" server -j -p "$port" --count 3 -n "$legit_bytes" \
+# Three clients during the flood, one after: the listener lives throughout.
+mrc_bg_in_ns "$A" "$MRC_PERF" server -j -p "$port" --count 4 -n "$legit_bytes" \
 	> "$res/srv.json" 2> "$res/srv.log"
 srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/srv.log"
@@ -82,10 +83,13 @@ slab0=$(slab_kb)
 objs0=$(mrc_objs)
 t_start=$SECONDS
 
-# Forged and expired CM_RTUs (about 10 s: it waits out two cookie slots).
+# Forged and expired CM_RTUs (about 10 s: it waits out two cookie slots);
+# its CM_REP is captured before the flood's CM_REPs swamp the capture.
 mrc_bg python3 "$INJECT" rtu-check --from "$X" --src fd01::2 --to fd01::1 \
 	--service-port "$port" --sources fd02::/64 --forged "$n_forged" > "$res/rtu.txt" 2>&1
 rtu=$MRC_BG_PID
+mrc_wait_for 60 grep -q "forged CM_RTUs sent" "$res/rtu.txt" ||
+	mrc_info "rtu-check: $(cat "$res/rtu.txt")"
 
 # The flood, until stopped; slab and connections sampled as it runs.
 mrc_bg_in_ns "$X" "$REQFLOOD" --to fd01::1 --service-port "$port" --sources fd02::/64 \
@@ -123,6 +127,14 @@ n_req=${n_req:-0}
 arrived=$(( $(rx_pkts "$A" a-x) - arx0 - n_forged - 20 ))
 [ "$arrived" -gt "$n_req" ] && arrived=$n_req
 mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
+# One more client once it is over.
+if in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" -n "$legit_bytes" \
+	> "$res/cli4.json" 2> "$res/cli4.log"; then
+	legit_after=1
+else
+	legit_after=0
+	sed 's/^/# client: /' "$res/cli4.json" "$res/cli4.log" | head -5
+fi
 wait "$rtu"
 mrc_info "$(cat "$res/rtu.txt")"
 req=$(( $(mrc_mib "$A" HsReqRecv) - req0 ))
@@ -143,7 +155,8 @@ mrc_check_eq "the flood ran throughout the legitimate connections" yes "$flood_r
 mrc_check "every CM_REQ that reached A counted (HsReqRecv $req >= $arrived)" [ "$req" -ge "$arrived" ]
 mrc_check_eq "every CM_REQ answered by a stateless CM_REP or refused" "$req" "$((cookies + rej))"
 mrc_check_eq "3 legitimate connections during the flood, every byte verified" 3 "$legit_ok"
-mrc_check_eq "connections created: the 3 legitimate ones, none for the flood or the forged RTUs" 3 "$est"
+mrc_check_eq "a legitimate connection after the flood" 1 "$legit_after"
+mrc_check_eq "connections created: the 4 legitimate ones, none for the flood or the forged RTUs" 4 "$est"
 mrc_check "forged CM_RTUs refused ($bad >= $((n_forged + 1)), HsCookieBad)" [ "$bad" -ge $((n_forged + 1)) ]
 mrc_check_eq "the expired cookie refused (HsCookieExpired)" 1 "$expired"
 # A flood keeps no state: what slab grows by is packets in flight, not
@@ -151,14 +164,17 @@ mrc_check_eq "the expired cookie refused (HsCookieExpired)" 1 "$expired"
 # 129 of them at 1000/s).
 mrc_check "slab grew by less than 8 MiB during the flood ($(( (slab_max - slab0) / 1024 )) MiB)" \
 	[ $((slab_max - slab0)) -lt 8192 ]
-mrc_check "no MRC socket beyond the legitimate ones during the flood ($objs_max <= $objs0 + 4)" \
-	[ "$objs_max" -le $((objs0 + 4)) ]
+# SLUB counts objects by slab (freed ones in a CPU's slab count as
+# active, sockets are freed after an RCU grace period): a margin, far
+# below one socket per request.
+mrc_check "no MRC socket for the flood ($objs_max <= $objs0 + 256 objects)" \
+	[ "$objs_max" -le $((objs0 + 256)) ]
 mrc_check "no connection at A but the legitimate one at a time ($conns_max <= 1)" \
 	[ "$conns_max" -le 1 ]
 srv_gone() { ! kill -0 "$srv" 2>/dev/null; }
 mrc_wait_for 30 srv_gone || kill "$srv"
 wait "$srv"
-mrc_check_eq "the server verified all 3" "0 3" "$? $(grep -c '"verified":true' "$res/srv.json")"
+mrc_check_eq "the server verified all 4" "0 4" "$? $(grep -c '"verified":true' "$res/srv.json")"
 mrc_check "no connection left at A" mrc_wait_for 30 conns_at_most "$A" 0
 
 # --- 2. Data to connections that do not exist ------------------------------

@@ -540,6 +540,7 @@ def run_rtu_check(a):
     """Forged and expired CM_RTUs against a stateless listener."""
     enter(a.from_ns)
     cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    cap.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     snd = Sender()
     me = socket.inet_pton(socket.AF_INET6, a.src)
     qpn, cookie, cport = 0x4242, random.getrandbits(64), 0xC123
@@ -566,6 +567,7 @@ def run_rtu_check(a):
     if rep is None:
         raise RuntimeError("no CM_REP to the CM_REQ from %s" % a.src)
     t_rep = time.monotonic()
+    print("rtu-check: CM_REP captured", flush=True)
     lqpn = struct.unpack("!I", rep[16:20])[0] & 0xFFFFFF
     rep_params = rep[36:56]
 
@@ -586,12 +588,13 @@ def run_rtu_check(a):
     bad = bytearray(rep_params)
     bad[8] ^= 0x80
     snd.send(a.from_ns, a.src, a.to, rtu(bytes(bad)), dport=a.port)
+    print("rtu-check: forged CM_RTUs sent", flush=True)
     wait = t_rep + a.expire_after - time.monotonic()
     if wait > 0:
         time.sleep(wait)
     late = time.monotonic() - t_rep
     snd.send(a.from_ns, a.src, a.to, rtu(rep_params), dport=a.port)
-    print("rtu-check: %d forged CM_RTUs, then the real one %.1f s after its CM_REP" %
+    print("rtu-check: %d forged CM_RTUs sent, then the real one %.1f s after its CM_REP" %
           (a.forged + 1, late), flush=True)
     return 0
 
