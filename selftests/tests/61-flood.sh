@@ -49,6 +49,8 @@ conns_at_most() { [ "$(conns "$1")" -le "$2" ]; }
 slab_kb() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 # Objects of the module's socket caches (MRC, MRCv6) in use.
 mrc_objs() { awk '$1 ~ /^MRC/ { n += $2 } END { print n + 0 }' /proc/slabinfo; }
+# CPU time spent by the guest, all CPUs, in clock ticks (user to softirq).
+cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $6 + $7 + $8 }' /proc/stat; }
 # rx_pkts NS DEV: packets a device received (a veth counts only what it
 # could queue to the stack: packets dropped on the way are not in it).
 rx_pkts() { ip -n "$1" -s -j link show "$2" |
@@ -95,6 +97,7 @@ mrc_wait_for 60 grep -q "forged CM_RTUs sent" "$res/rtu.txt" ||
 mrc_bg_in_ns "$X" "$REQFLOOD" --to fd01::1 --service-port "$port" --sources fd02::/64 \
 	--count 100000000 --seconds $((120 * MRC_TEST_TIME_SCALE)) > "$res/flood-req.txt" 2>&1
 flood=$MRC_BG_PID
+ticks0=$(cpu_ticks)
 (
 	while kill -0 "$flood" 2>/dev/null; do
 		echo "$(slab_kb) $(mrc_objs) $(conns "$A")"
@@ -118,6 +121,7 @@ flood_running=no
 kill -0 "$flood" 2>/dev/null && flood_running=yes
 kill -TERM "$flood" 2>/dev/null
 wait "$flood"
+ticks1=$(cpu_ticks)
 wait "$sampler"
 t_flood=$((SECONDS - t_start))
 mrc_info "$(cat "$res/flood-req.txt")"
@@ -149,7 +153,9 @@ read -r slab_max objs_max conns_max < <(awk '
 slab1=$(slab_kb)
 mrc_info "in ${t_flood}s: CM_REQs sent $n_req, $arrived reached A, counted $req, answered with a cookie $cookies, rejected $rej;" \
 	"connections created $est; slab $slab0 kB before, at most $slab_max kB during ($(( (slab_max - slab0) / 1024 )) MiB more), $slab1 kB after;" \
-	"MRC socket objects $objs0 before, at most $objs_max during; at most $conns_max connections listed at A"
+	"MRC socket objects $objs0 before, at most $objs_max during; at most $conns_max connections listed at A;" \
+	"guest CPU $(awk -v t=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v n="$n_req" \
+		'BEGIN { printf "%.1f", n ? t / hz * 1e6 / n : 0 }') us per request (sender, receiver, clients and sampler together)"
 mrc_check "at least $n_min CM_REQs sent ($n_req)" [ "$n_req" -ge "$n_min" ]
 mrc_check_eq "the flood ran throughout the legitimate connections" yes "$flood_running"
 mrc_check "every CM_REQ that reached A counted (HsReqRecv $req >= $arrived)" [ "$req" -ge "$arrived" ]
