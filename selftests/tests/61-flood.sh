@@ -131,7 +131,10 @@ n_req=${n_req:-0}
 arrived=$(( $(rx_pkts "$A" a-x) - arx0 - n_forged - 20 ))
 [ "$arrived" -gt "$n_req" ] && arrived=$n_req
 mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
-# One more client once it is over.
+# The expired CM_RTU goes 9 s after its CM_REP: the listener must still be
+# there (the server ends after its fourth client).
+wait "$rtu"
+# One more client once the flood is over.
 if in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" -n "$legit_bytes" \
 	> "$res/cli4.json" 2> "$res/cli4.log"; then
 	legit_after=1
@@ -139,7 +142,6 @@ else
 	legit_after=0
 	sed 's/^/# client: /' "$res/cli4.json" "$res/cli4.log" | head -5
 fi
-wait "$rtu"
 mrc_info "$(cat "$res/rtu.txt")"
 req=$(( $(mrc_mib "$A" HsReqRecv) - req0 ))
 cookies=$(( $(mrc_mib "$A" HsCookieSent) - sent0 ))
