@@ -420,6 +420,35 @@ static bool mrc_hs_rtu_dup(struct net *net, struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * The child of a CM_RTU now holds its QPN, so copies arriving from now on
+ * reach it; copies already queued behind other requests are dropped
+ * (skb @skb's cookie and source): processed later, maybe after the child
+ * ended, they would create it again.
+ */
+static void mrc_hs_rtu_purge(struct mrc_sock *l, const struct sk_buff *skb,
+			     u64 cookie)
+{
+	const struct in6_addr *saddr = &ipv6_hdr(skb)->saddr;
+	struct sk_buff *q, *tmp;
+	struct sk_buff_head dups;
+	__be64 want = cpu_to_be64(cookie);
+
+	__skb_queue_head_init(&dups);
+	spin_lock_bh(&l->req_q.lock);
+	skb_queue_walk_safe(&l->req_q, q, tmp) {
+		__be64 c;
+
+		if (skb_copy_bits(q, MRC_BTH_LEN + 12, &c, sizeof(c)) ||
+		    c != want || !ipv6_addr_equal(&ipv6_hdr(q)->saddr, saddr))
+			continue;
+		__skb_unlink(q, &l->req_q);
+		__skb_queue_tail(&dups, q);
+	}
+	spin_unlock_bh(&l->req_q.lock);
+	__skb_queue_purge(&dups);
+}
+
 /**
  * mrc_hs_req_wants_child() - should this queued CM_RTU of a listener get
  * a child socket? Its cookie was checked when it arrived
@@ -483,6 +512,7 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	child->rparams = rtu->u.cm.req_params;
 	if (mrc_table_add_qpn_as(child, rtu->u.cm.dst_qpn))
 		goto free_child;	/* taken since: the RTU times out */
+	mrc_hs_rtu_purge(l, skb, rtu->u.cm.cookie);
 
 	lock_sock(&child->sk);
 	sock_hold(&l->sk);

@@ -170,8 +170,11 @@ mrc_check_eq "the expired cookie refused (HsCookieExpired)" 1 "$expired"
 # A flood keeps no state: what slab grows by is packets in flight, not
 # connections (before this design: 40 KB per half-open child, 5 MB for
 # 129 of them at 1000/s).
-mrc_check "slab grew by less than 8 MiB during the flood ($(( (slab_max - slab0) / 1024 )) MiB)" \
-	[ $((slab_max - slab0)) -lt 8192 ]
+# On the debug kernel KASAN's quarantine holds freed objects (the flood's
+# packets) for a while: a looser bound there.
+slab_bound=$((MRC_TEST_TIME_SCALE > 1 ? 65536 : 8192))
+mrc_check "slab grew by less than $((slab_bound / 1024)) MiB during the flood ($(( (slab_max - slab0) / 1024 )) MiB)" \
+	[ $((slab_max - slab0)) -lt "$slab_bound" ]
 # SLUB counts objects by slab (freed ones in a CPU's slab count as
 # active, sockets are freed after an RCU grace period): a margin, far
 # below one socket per request.
