@@ -251,12 +251,17 @@ void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 	mrc_cm_act_init(a);
 	if (!m->ours)
 		return;
+	/*
+	 * Any CM message of the peer's connection (its DREQ when it closes
+	 * before its SACKs reach us) says that it exists: no more CM_RTUs,
+	 * whose late copies could outlive it and create it again.
+	 */
+	if (m->from_peer && f->rtu_pending && state != MRC_ST_REQ_SENT)
+		mrc_cm_fsm_rtu_answered(f, m->snd_nxt);
 	switch (m->opcode) {
 	case MRC_OP_CM_REP:
 		if (state != MRC_ST_REQ_SENT) {
-			/* The accepted side exists: our CM_RTU arrived. */
-			if (m->from_peer && f->rtu_pending)
-				mrc_cm_fsm_rtu_answered(f, m->snd_nxt);
+			/* The accepted side exists: our CM_RTU arrived (above). */
 			return;
 		}
 		a->start = true;

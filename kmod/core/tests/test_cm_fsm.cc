@@ -250,6 +250,20 @@ TEST(CmFsm, PsnGuardWrapsAround)
 	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, true, 5, &c.a));
 }
 
+TEST(CmFsm, PeersDreqAnswersTheRtu)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	ASSERT_TRUE(c.f.rtu_pending);
+	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs);
+	EXPECT_FALSE(c.f.rtu_pending) << "the peer's connection exists";
+	EXPECT_EQ(c.state, MRC_ST_PEER_CLOSED);
+	c.Timer(kT0 + MRC_CM_RTO_INIT_NS);
+	EXPECT_NE(c.a.send, MRC_OP_CM_RTU);
+}
+
 TEST(CmFsm, UnansweredRtuTimesOut)
 {
 	Conn c;
