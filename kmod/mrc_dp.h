@@ -46,6 +46,9 @@ struct mrc_skb_cb {
 	u16 ev16;
 };
 
+/* Entries of struct mrc_dp_net::cookie_used (16 bytes each). */
+#define MRC_COOKIE_USED	1024
+
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
 
 /**
@@ -68,6 +71,10 @@ struct mrc_skb_cb {
  * @cookie_key: the secret of the namespace's handshake cookies (random,
  *	never sent; mrc_cookie.h): its listeners answer CM_REQs keeping
  *	nothing.
+ * @cookie_used: cookies that created a connection, direct-mapped by
+ *	cookie, each until its cookie expires: a late copy of a CM_RTU
+ *	must not create the connection again after it ended (proven
+ *	connections only: a flood of CM_REQs puts nothing here).
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */
@@ -83,6 +90,10 @@ struct mrc_dp_net {
 	struct ratelimit_state ep_rl;
 	struct ratelimit_state ctl_rl;
 	struct mrc_cookie_key cookie_key;
+	struct mrc_cookie_used {
+		u64 cookie;
+		u64 until;
+	} cookie_used[MRC_COOKIE_USED];
 };
 
 extern unsigned int mrc_dp_net_id;

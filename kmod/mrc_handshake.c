@@ -420,6 +420,19 @@ static bool mrc_hs_rtu_dup(struct net *net, struct sk_buff *skb,
 	return true;
 }
 
+static struct mrc_cookie_used *mrc_hs_cookie_slot(struct net *net, u64 cookie)
+{
+	return &mrc_dp_net(net)->cookie_used[hash_64(cookie, ilog2(MRC_COOKIE_USED))];
+}
+
+/* Did this cookie create a connection already (within its life)? */
+static bool mrc_hs_cookie_used(struct net *net, u64 cookie, u64 now)
+{
+	struct mrc_cookie_used *u = mrc_hs_cookie_slot(net, cookie);
+
+	return READ_ONCE(u->cookie) == cookie && now < READ_ONCE(u->until);
+}
+
 /*
  * The child of a CM_RTU now holds its QPN, so copies arriving from now on
  * reach it; copies already queued behind other requests are dropped
@@ -469,7 +482,11 @@ bool mrc_hs_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
 		return false;
 	if (READ_ONCE(l->sk.sk_state) != MRC_ST_LISTEN)
 		return false;	/* the requester's RTUs time out */
-	return !mrc_hs_rtu_dup(sock_net(&l->sk), skb, req);
+	if (mrc_hs_rtu_dup(sock_net(&l->sk), skb, req))
+		return false;
+	/* a copy of one whose connection already ended */
+	return !mrc_hs_cookie_used(sock_net(&l->sk), req->u.cm.cookie,
+				   ktime_get_ns());
 }
 
 /**
@@ -513,6 +530,12 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	if (mrc_table_add_qpn_as(child, rtu->u.cm.dst_qpn))
 		goto free_child;	/* taken since: the RTU times out */
 	mrc_hs_rtu_purge(l, skb, rtu->u.cm.cookie);
+	{
+		struct mrc_cookie_used *u = mrc_hs_cookie_slot(net, child->cookie);
+
+		WRITE_ONCE(u->cookie, child->cookie);
+		WRITE_ONCE(u->until, ktime_get_ns() + 2 * MRC_COOKIE_SLOT_NS);
+	}
 
 	lock_sock(&child->sk);
 	sock_hold(&l->sk);
@@ -682,6 +705,11 @@ static void mrc_hs_rtu_input(struct net *net, struct sk_buff *skb,
 		goto put;
 	default:
 		MRC_INC_STATS(net, MRC_MIB_HS_COOKIE_BAD);
+		goto put;
+	}
+	if (mrc_hs_cookie_used(net, c.cookie, ktime_get_ns())) {
+		/* a late copy: its connection was created, and ended */
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		goto put;
 	}
 	if (mrc_hs_backlog_full(l)) {
