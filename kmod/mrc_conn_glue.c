@@ -138,6 +138,33 @@ static u32 mrc_glue_route_payload(struct net *net, const struct mrc_route *rt,
 }
 
 /**
+ * mrc_glue_listen_params() - the CM parameters a listener answers a
+ * CM_REQ with, keeping nothing (any context: no allocation): those
+ * mrc_glue_prepare() would give a child now, but the payload, which is
+ * that of the routing table's route to the requester (the child's own
+ * paths still bound what it sends). init_psn and r_key are left to the
+ * cookie (mrc_cookie_make()).
+ * @l: the listener.
+ * @daddr: the requester's address.
+ * @p: filled in (fully overwritten).
+ */
+void mrc_glue_listen_params(struct mrc_sock *l, const struct in6_addr *daddr,
+			    struct mrc_cm_params *p)
+{
+	const struct mrc_route rt = { .mode = MRC_FWD_ENTROPY };
+	u64 rcvbuf = mrc_glue_rcv_window(&l->sk);
+
+	memset(p, 0, sizeof(*p));
+	p->sock_type = l->sk.sk_type == SOCK_SEQPACKET ? MRC_CM_SOCK_SEQPACKET :
+							 MRC_CM_SOCK_STREAM;
+	p->mpr = mrc_glue_mpr_units(rcvbuf);
+	p->max_payload = min_t(u32, mrc_glue_route_payload(sock_net(&l->sk), &rt,
+							   daddr), 65000);
+	p->rcv_window = min_t(u64, rcvbuf, U32_MAX);
+	p->caps = MRC_CAP_CREDIT | MRC_CAP_TSETH;
+}
+
+/**
  * mrc_glue_prepare() - build the path set and allocate the engine, before
  * the handshake (process context).
  * @msk: the socket (locked, or not yet visible), with addresses set.

@@ -21,6 +21,8 @@ struct mrc_nl_conn_path;
 #define MRC_GLUE_ABORT	(-1)
 
 int mrc_glue_prepare(struct mrc_sock *msk);
+void mrc_glue_listen_params(struct mrc_sock *l, const struct in6_addr *daddr,
+			    struct mrc_cm_params *p);
 int mrc_glue_start(struct mrc_sock *msk);
 void mrc_glue_release(struct mrc_sock *msk);
 int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,

@@ -27,6 +27,7 @@
 
 #include "mrc_encap.h"
 #include "core/mrc_cm_fsm.h"
+#include "core/mrc_cookie.h"
 #include "mrc_kern.h"
 
 /**
@@ -46,6 +47,9 @@ struct mrc_skb_cb {
 	u32 ev;
 };
 
+/* Entries of struct mrc_dp_net::cookie_used (16 bytes each). */
+#define MRC_COOKIE_USED	1024
+
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
 
 /**
@@ -55,7 +59,7 @@ struct mrc_skb_cb {
  * @udp_sock: the namespace's UDP tunnel socket (RCU; created on first use).
  * @udp_port: the port @udp_sock is bound to.
  * @tbl_lock: protects insertion into and removal from the tables.
- * @qpn_tbl: connected and half-open sockets by local QPN.
+ * @qpn_tbl: connecting and connected sockets by local QPN.
  * @port_tbl: bound sockets by local service port.
  * @next_port: where the search for an ephemeral port starts.
  * @cfg_nb: subscription to the namespace's configuration changes.
@@ -65,6 +69,13 @@ struct mrc_skb_cb {
  * @ctl_rl: rate limit of stateless control work: RESETs answering data
  *	for an unknown connection (mrc_hs_reset_unknown()) and the lookups
  *	of NO_CONN RESETs received (mrc_table_lookup_peer()).
+ * @cookie_key: the secret of the namespace's handshake cookies (random,
+ *	never sent; mrc_cookie.h): its listeners answer CM_REQs keeping
+ *	nothing.
+ * @cookie_used: cookies that created a connection, direct-mapped by
+ *	cookie, each until its cookie expires: a late copy of a CM_RTU
+ *	must not create the connection again after it ended (proven
+ *	connections only: a flood of CM_REQs puts nothing here).
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */
@@ -79,6 +90,11 @@ struct mrc_dp_net {
 	struct list_head ep_probes;
 	struct ratelimit_state ep_rl;
 	struct ratelimit_state ctl_rl;
+	struct mrc_cookie_key cookie_key;
+	struct mrc_cookie_used {
+		u64 cookie;
+		u64 until;
+	} cookie_used[MRC_COOKIE_USED];
 };
 
 extern unsigned int mrc_dp_net_id;

@@ -5,14 +5,18 @@
  * The handshake, disconnect and reset of Documentation/wire-format.md
  * sections 11-12, on reserved QPN 1:
  *
- *   connect()  CM_REQ  ->            listener: accept work creates a child
- *              <- CM_REP             child: REP_SENT (retransmits the REP)
- *   ESTABLISHED CM_RTU ->            child: ESTABLISHED, on the accept queue
+ *   connect()  CM_REQ  ->            listener: answers at once, keeps nothing
+ *              <- CM_REP             (its init_psn and r_key: a cookie)
+ *   ESTABLISHED CM_RTU ->            cookie checked: accept work creates
+ *              <- CM_REP             the child, ESTABLISHED, accept queue
  *
- * A CM_REQ is never acted on in softirq: it is queued to the listener
- * and a work item creates the child (its engine storage is allocated with
- * GFP_KERNEL). Half-open children plus queued requests are bounded by the
- * listen backlog, so a flood of requests costs bounded memory.
+ * A listener keeps no half-open state (kmod/core/mrc_cookie.h): the CM_REP
+ * carries a MAC under the namespace's key, and the CM_RTU, which echoes
+ * both parameter sets, proves that the requester saw it. Only then is the
+ * child allocated, in process context by the listener's work (its engine
+ * storage is allocated with GFP_KERNEL); proven CM_RTUs waiting for it
+ * plus the accept queue are bounded by the listen backlog. A flood of
+ * requests from spoofed sources costs one CM_REP each and no memory.
  *
  * Disconnect is a half-close per direction: a side sends CM_DREQ once all
  * its data is acknowledged (so the peer has received all of it); CM_DREP
@@ -81,8 +85,10 @@ static int mrc_hs_send(struct mrc_sock *msk, u8 opcode, bool fan_out)
 
 	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
 		cm.params = msk->lparams;
-	else if (opcode == MRC_OP_CM_RTU)
+	if (opcode == MRC_OP_CM_RTU) {
 		cm.params = msk->rparams;	/* the REP's, echoed */
+		cm.req_params = msk->lparams;	/* and ours: the REQ's */
+	}
 	mrc_cm_pkt(&pkt, opcode, &cm);
 	return mrc_hs_xmit(msk, &pkt, fan_out);
 }
@@ -96,6 +102,7 @@ void mrc_hs_net_init(struct mrc_dp_net *dn)
 {
 	ratelimit_state_init(&dn->ctl_rl, HZ, MRC_HS_CTL_RATE_PER_SEC);
 	ratelimit_set_flags(&dn->ctl_rl, RATELIMIT_MSG_ON_RELEASE);
+	get_random_bytes(&dn->cookie_key, sizeof(dn->cookie_key));
 }
 
 /**
@@ -136,6 +143,8 @@ static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 		.dst_qpn = req->u.cm.src_qpn,
 		.cookie = req->u.cm.cookie,
 		.rej_reason = reason,
+		/* an old peer gets its refusal in its own version */
+		.version = req->u.cm.version,
 	};
 	struct mrc_flow fl;
 	struct mrc_pkt pkt;
@@ -197,7 +206,6 @@ void mrc_hs_done(struct mrc_sock *msk, int err)
 		mrc_glue_release(msk);
 }
 
-static void mrc_hs_child_unlink(struct mrc_sock *child);
 static void mrc_hs_established(struct mrc_sock *msk);
 
 /*
@@ -207,7 +215,6 @@ static void mrc_hs_established(struct mrc_sock *msk);
 static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 {
 	struct sock *sk = &msk->sk;
-	int old = sk->sk_state;
 
 	if (a->start) {
 		int err = mrc_glue_start(msk);
@@ -234,14 +241,7 @@ static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 	if (a->done) {
 		if (a->timeout)
 			MRC_INC_STATS(sock_net(sk), MRC_MIB_HS_TIMEOUT);
-		if (a->timeout && old == MRC_ST_REP_SENT) {
-			/* The peer never completed: forget the child. */
-			mrc_hs_child_unlink(msk);
-			mrc_hs_done(msk, a->err);
-			sock_put(sk);	/* the listener list's reference */
-		} else {
-			mrc_hs_done(msk, a->err);
-		}
+		mrc_hs_done(msk, a->err);
 		return;
 	}
 	if (a->wake) {
@@ -277,25 +277,6 @@ int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 	mrc_hs_act(msk, &a);
 	MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_HS_REQ_SENT);
 	return 0;
-}
-
-static void mrc_hs_child_unlink(struct mrc_sock *child)
-{
-	struct mrc_sock *parent = child->parent;
-
-	if (!parent)
-		return;
-	spin_lock_bh(&parent->child_lock);
-	if (!list_empty(&child->child_node)) {
-		list_del_init(&child->child_node);
-		if (child->sk.sk_state == MRC_ST_REP_SENT)
-			parent->nr_half_open--;
-		else
-			sk_acceptq_removed(&parent->sk);
-	}
-	spin_unlock_bh(&parent->child_lock);
-	child->parent = NULL;
-	sock_put(&parent->sk);
 }
 
 /**
@@ -381,7 +362,7 @@ void mrc_hs_listener_stop(struct mrc_sock *msk)
 
 /**
  * mrc_hs_listener_flush() - abort every connection a closed listener
- * still holds (half-open and not yet accepted).
+ * still holds (not yet accepted), and drop the CM_RTUs still queued.
  * @msk: the listener, not locked, no longer in the port table.
  *
  * Context: process.
@@ -397,9 +378,7 @@ void mrc_hs_listener_flush(struct mrc_sock *msk)
 	skb_queue_purge(&msk->req_q);
 
 	spin_lock_bh(&msk->child_lock);
-	list_splice_init(&msk->half_open, &victims);
 	list_splice_init(&msk->accept_q, &victims);
-	msk->nr_half_open = 0;
 	spin_unlock_bh(&msk->child_lock);
 
 	list_for_each_entry_safe(child, tmp, &victims, child_node) {
@@ -418,85 +397,78 @@ void mrc_hs_listener_flush(struct mrc_sock *msk)
 	}
 }
 
-/* The child of @list made by the request (@saddr, @cookie), or NULL. */
-static struct mrc_sock *mrc_hs_find_child(struct list_head *list,
-					  const struct in6_addr *saddr,
-					  u64 cookie)
+/*
+ * A CM_RTU for a QPN some socket of ours holds: the child it created is
+ * there (its CM_REP was lost and the RTU retransmitted): let the child
+ * answer it. Anything else is a collision or forged: dropped.
+ */
+static bool mrc_hs_rtu_dup(struct net *net, struct sk_buff *skb,
+			   const struct mrc_pkt *rtu)
 {
-	struct mrc_sock *c;
+	struct mrc_sock *msk = mrc_table_lookup_qpn(net, rtu->u.cm.dst_qpn);
 
-	list_for_each_entry(c, list, child_node)
-		if (c->cookie == cookie && ipv6_addr_equal(&c->daddr, saddr))
-			return c;
-	return NULL;
+	if (!msk)
+		return false;
+	lock_sock(&msk->sk);
+	if (msk->passive && msk->cookie == rtu->u.cm.cookie &&
+	    ipv6_addr_equal(&msk->daddr, &ipv6_hdr(skb)->saddr))
+		mrc_hs_input_locked(msk, rtu);
+	else
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_BAD_KEY);
+	release_sock(&msk->sk);
+	sock_put(&msk->sk);
+	return true;
 }
 
-/* A duplicate CM_REQ: answer again from the child it created, if any. */
-static bool mrc_hs_dup_req(struct mrc_sock *l, const struct in6_addr *saddr,
-			   u64 cookie)
+static struct mrc_cookie_used *mrc_hs_cookie_slot(struct net *net, u64 cookie)
 {
-	struct mrc_sock *found;
+	return &mrc_dp_net(net)->cookie_used[hash_64(cookie, ilog2(MRC_COOKIE_USED))];
+}
 
-	spin_lock_bh(&l->child_lock);
-	found = mrc_hs_find_child(&l->half_open, saddr, cookie) ?:
-		mrc_hs_find_child(&l->accept_q, saddr, cookie);
-	if (found)
-		sock_hold(&found->sk);
-	spin_unlock_bh(&l->child_lock);
-	if (!found)
-		return false;
-	lock_sock(&found->sk);
-	if (found->sk.sk_state == MRC_ST_REP_SENT)
-		mrc_hs_send(found, MRC_OP_CM_REP, false);
-	release_sock(&found->sk);
-	sock_put(&found->sk);
-	return true;
+/* Did this cookie create a connection already (within its life)? */
+static bool mrc_hs_cookie_used(struct net *net, u64 cookie, u64 now)
+{
+	struct mrc_cookie_used *u = mrc_hs_cookie_slot(net, cookie);
+
+	return READ_ONCE(u->cookie) == cookie && now < READ_ONCE(u->until);
 }
 
 /*
- * Room for one more child: half-open children plus the accept queue stay
- * within the backlog. When half-open children fill it, the oldest is
- * dropped (counted as a handshake timeout), so a flood of requests that
- * never complete, e.g. from spoofed sources, cannot lock real clients out:
- * they complete while the flood cycles through the backlog.
+ * The child of a CM_RTU now holds its QPN, so copies arriving from now on
+ * reach it; copies already queued behind other requests are dropped
+ * (skb @skb's cookie and source): processed later, maybe after the child
+ * ended, they would create it again.
  */
-static bool mrc_hs_make_room(struct mrc_sock *l)
+static void mrc_hs_rtu_purge(struct mrc_sock *l, const struct sk_buff *skb,
+			     u64 cookie)
 {
-	struct mrc_sock *old;
+	const struct in6_addr *saddr = &ipv6_hdr(skb)->saddr;
+	struct sk_buff *q, *tmp;
+	struct sk_buff_head dups;
+	__be64 want = cpu_to_be64(cookie);
 
-	spin_lock_bh(&l->child_lock);
-	if (l->nr_half_open + READ_ONCE(l->sk.sk_ack_backlog) <
-	    READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
-		spin_unlock_bh(&l->child_lock);
-		return true;
-	}
-	old = list_first_entry_or_null(&l->half_open, struct mrc_sock,
-				       child_node);
-	if (old)
-		sock_hold(&old->sk);
-	spin_unlock_bh(&l->child_lock);
-	if (!old)
-		return false;	/* the accept queue alone is full */
+	__skb_queue_head_init(&dups);
+	spin_lock_bh(&l->req_q.lock);
+	skb_queue_walk_safe(&l->req_q, q, tmp) {
+		__be64 c;
 
-	lock_sock(&old->sk);
-	if (old->sk.sk_state == MRC_ST_REP_SENT && old->parent == l) {
-		MRC_INC_STATS(sock_net(&l->sk), MRC_MIB_HS_TIMEOUT);
-		mrc_hs_child_unlink(old);
-		mrc_hs_done(old, ETIMEDOUT);
-		sock_put(&old->sk);	/* the listener list's reference */
+		if (skb_copy_bits(q, MRC_BTH_LEN + 12, &c, sizeof(c)) ||
+		    c != want || !ipv6_addr_equal(&ipv6_hdr(q)->saddr, saddr))
+			continue;
+		__skb_unlink(q, &l->req_q);
+		__skb_queue_tail(&dups, q);
 	}
-	release_sock(&old->sk);
-	sock_put(&old->sk);
-	return true;
+	spin_unlock_bh(&l->req_q.lock);
+	__skb_queue_purge(&dups);
 }
 
 /**
- * mrc_hs_req_wants_child() - should this queued CM_REQ of a listener get
- * a child socket? Answers it here when not: a reject when the listener
- * closed or has no room, the CM_REP again for a duplicate.
+ * mrc_hs_req_wants_child() - should this queued CM_RTU of a listener get
+ * a child socket? Its cookie was checked when it arrived
+ * (mrc_hs_rtu_input()); a copy for a child already made is handed to it.
  * @l: the listener (not locked).
- * @skb: the request, data at the MRC header.
- * @req: set to the decoded request.
+ * @skb: the CM_RTU, data at the MRC header.
+ * @req: set to the decoded CM_RTU.
  *
  * Context: process (the listener's accept work).
  * Return: true when the caller should allocate a child and pass it to
@@ -505,83 +477,164 @@ static bool mrc_hs_make_room(struct mrc_sock *l)
 bool mrc_hs_req_wants_child(struct mrc_sock *l, struct sk_buff *skb,
 			    struct mrc_pkt *req)
 {
-	if (mrc_pkt_decode(skb->data, skb->len, req) || req->type != MRC_PKT_CM)
+	if (mrc_pkt_decode(skb->data, skb->len, req) ||
+	    req->type != MRC_PKT_CM || req->bth.opcode != MRC_OP_CM_RTU)
 		return false;
-	lock_sock(&l->sk);
-	if (l->sk.sk_state != MRC_ST_LISTEN) {
-		release_sock(&l->sk);
-		mrc_hs_reply_stateless(sock_net(&l->sk), skb, req,
-				       MRC_OP_CM_REJ, MRC_REJ_NO_LISTENER);
+	if (READ_ONCE(l->sk.sk_state) != MRC_ST_LISTEN)
+		return false;	/* the requester's RTUs time out */
+	if (mrc_hs_rtu_dup(sock_net(&l->sk), skb, req))
 		return false;
-	}
-	release_sock(&l->sk);
-	if (mrc_hs_dup_req(l, &ipv6_hdr(skb)->saddr, req->u.cm.cookie))
-		return false;
-	if (!mrc_hs_make_room(l)) {
-		mrc_hs_reply_stateless(sock_net(&l->sk), skb, req,
-				       MRC_OP_CM_REJ, MRC_REJ_BACKLOG_FULL);
-		return false;
-	}
-	return true;
+	/* a copy of one whose connection already ended */
+	return !mrc_hs_cookie_used(sock_net(&l->sk), req->u.cm.cookie,
+				   ktime_get_ns());
 }
 
 /**
- * mrc_hs_child_start() - the passive side of a handshake: a new child of
- * @l answers the request with a CM_REP and waits half-open for the RTU.
+ * mrc_hs_child_start() - the passive side of a handshake: a CM_RTU whose
+ * cookie proved that the requester saw our CM_REP becomes a child of @l,
+ * established at once, rebuilt from the parameters the CM_RTU echoes; it
+ * answers with the CM_REP again and goes on the accept queue.
  * @l: the listener (not locked).
  * @child: a socket from mrc_sock_alloc_child(), owned by this call; NULL
- *	when none could be allocated (the request is then rejected).
- * @skb: the request, data at the MRC header.
- * @req: the decoded request (mrc_hs_req_wants_child()).
+ *	when none could be allocated (the requester's RTU times out).
+ * @skb: the CM_RTU, data at the MRC header.
+ * @rtu: the decoded CM_RTU (mrc_hs_req_wants_child()).
  *
  * Context: process.
  */
 void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
-			struct sk_buff *skb, const struct mrc_pkt *req)
+			struct sk_buff *skb, const struct mrc_pkt *rtu)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-	u64 now = ktime_get_ns();
+	struct net *net = sock_net(&l->sk);
 	struct mrc_cm_act a;
 
-	if (!child)
-		goto reject;
+	if (!child) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
+		return;
+	}
 	child->passive = true;
 	child->saddr = ip6h->daddr;
 	child->daddr = ip6h->saddr;
 	child->sport = l->sport;
-	child->dport = req->u.cm.client_port;
-	child->cookie = req->u.cm.cookie;
-	child->rqpn = req->u.cm.src_qpn;
-	child->rparams = req->u.cm.params;
+	child->dport = rtu->u.cm.client_port;
+	child->cookie = rtu->u.cm.cookie;
+	child->rqpn = rtu->u.cm.src_qpn;
 	child->ev_cm = MRC_SKB_CB(skb)->ev;
 
 	if (mrc_glue_prepare(child))
 		goto free_child;
-	if (mrc_table_add_qpn(child))
-		goto free_child;
+	/* what our CM_REP said (the cookie) and what the CM_REQ asked */
+	child->lparams = rtu->u.cm.params;
+	child->rparams = rtu->u.cm.req_params;
+	if (mrc_table_add_qpn_as(child, rtu->u.cm.dst_qpn))
+		goto free_child;	/* taken since: the RTU times out */
+	mrc_hs_rtu_purge(l, skb, rtu->u.cm.cookie);
+	{
+		struct mrc_cookie_used *u = mrc_hs_cookie_slot(net, child->cookie);
+
+		WRITE_ONCE(u->cookie, child->cookie);
+		WRITE_ONCE(u->until, ktime_get_ns() + 2 * MRC_COOKIE_SLOT_NS);
+	}
 
 	lock_sock(&child->sk);
-	mrc_set_state(&child->sk, MRC_ST_REP_SENT);
 	sock_hold(&l->sk);
 	child->parent = l;
-	spin_lock_bh(&l->child_lock);
-	list_add_tail(&child->child_node, &l->half_open);
-	l->nr_half_open++;
-	spin_unlock_bh(&l->child_lock);
-	mrc_cm_fsm_accept(&child->cm, now, &a);
+	mrc_cm_fsm_accept(&child->cm, ktime_get_ns(), &a);
 	mrc_hs_act(child, &a);
+	if (child->sk.sk_state == MRC_ST_CLOSED) {
+		/* the engine refused the parameters: nobody will accept it */
+		child->parent = NULL;
+		sock_put(&l->sk);
+		release_sock(&child->sk);
+		sock_put(&child->sk);
+		return;
+	}
 	release_sock(&child->sk);
 	return;
 
 free_child:
+	MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
 	mrc_table_del_qpn(child);
 	sk_free(&child->sk);
-reject:
-	mrc_hs_reply_stateless(sock_net(&l->sk), skb, req, MRC_OP_CM_REJ,
-			       MRC_REJ_NO_RESOURCES);
 }
 
-/* A CM_REQ reached a listener (softirq). */
+/*
+ * A fresh QPN for a CM_REP: random, not held by any socket now (it is
+ * claimed when the CM_RTU comes; another connection taking it first makes
+ * that RTU fail, which the requester then sees as a timeout).
+ */
+static u32 mrc_hs_free_qpn(struct net *net)
+{
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		u32 qpn = get_random_u32() & MRC_QPN_MASK;
+		struct mrc_sock *o;
+
+		if (qpn < MRC_QPN_FIRST_DYNAMIC)
+			continue;
+		o = mrc_table_lookup_qpn(net, qpn);
+		if (!o)
+			return qpn;
+		sock_put(&o->sk);
+	}
+	return 0;
+}
+
+/*
+ * Answer a CM_REQ keeping nothing: a CM_REP whose init_psn and r_key are
+ * a cookie over the request and our answer (kmod/core/mrc_cookie.h), back
+ * on the EV it came on.
+ */
+static void mrc_hs_rep_stateless(struct net *net, struct mrc_sock *l,
+				 struct sk_buff *skb, const struct mrc_pkt *req)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct mrc_cookie_conn c = {
+		.port = req->u.cm.port,
+		.client_port = req->u.cm.client_port,
+		.rqpn = req->u.cm.src_qpn,
+		.cookie = req->u.cm.cookie,
+		.req = req->u.cm.params,
+	};
+	struct mrc_cm cm = {};
+	struct mrc_flow fl;
+	struct mrc_pkt pkt;
+
+	c.lqpn = mrc_hs_free_qpn(net);
+	if (!c.lqpn) {
+		mrc_hs_reply_stateless(net, skb, req, MRC_OP_CM_REJ,
+				       MRC_REJ_NO_RESOURCES);
+		return;
+	}
+	memcpy(c.raddr, &ip6h->saddr, sizeof(c.raddr));
+	memcpy(c.laddr, &ip6h->daddr, sizeof(c.laddr));
+	mrc_glue_listen_params(l, &ip6h->saddr, &c.rep);
+	mrc_cookie_make(&mrc_dp_net(net)->cookie_key, ktime_get_ns(), &c);
+
+	cm.port = c.port;
+	cm.client_port = c.client_port;
+	cm.src_qpn = c.lqpn;
+	cm.dst_qpn = c.rqpn;
+	cm.cookie = c.cookie;
+	cm.params = c.rep;
+	mrc_cm_pkt(&pkt, MRC_OP_CM_REP, &cm);
+	MRC_INC_STATS(net, MRC_MIB_HS_COOKIE_SENT);
+	mrc_flow_reply(net, skb, &fl);
+	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, READ_ONCE(l->sk.sk_mark),
+			 READ_ONCE(l->sk.sk_priority));
+}
+
+/* Proven CM_RTUs waiting for the accept work plus the accept queue. */
+static bool mrc_hs_backlog_full(struct mrc_sock *l)
+{
+	u32 pending = skb_queue_len(&l->req_q) + READ_ONCE(l->sk.sk_ack_backlog);
+
+	return pending >= READ_ONCE(l->sk.sk_max_ack_backlog) + 1;
+}
+
+/* A CM_REQ reached a listener (softirq): answered, nothing kept. */
 static void mrc_hs_req_input(struct net *net, struct sk_buff *skb,
 			     const struct mrc_pkt *pkt)
 {
@@ -589,9 +642,9 @@ static void mrc_hs_req_input(struct net *net, struct sk_buff *skb,
 	u8 want = pkt->u.cm.params.sock_type == MRC_CM_SOCK_SEQPACKET ?
 		  SOCK_SEQPACKET : SOCK_STREAM;
 	struct mrc_sock *l;
-	u32 pending;
 
 	MRC_INC_STATS(net, MRC_MIB_HS_REQ_RECV);
+	/* a CM_REQ of version 1 was refused by mrc_input_refuse_version() */
 	l = mrc_table_lookup_listener(net, pkt->u.cm.port, &ip6h->daddr);
 	if (!l) {
 		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
@@ -608,11 +661,55 @@ static void mrc_hs_req_input(struct net *net, struct sk_buff *skb,
 				       MRC_REJ_SOCK_TYPE);
 		goto put;
 	}
-	/* Half-open children make room (mrc_hs_make_room()). */
-	pending = skb_queue_len(&l->req_q) + READ_ONCE(l->sk.sk_ack_backlog);
-	if (pending >= READ_ONCE(l->sk.sk_max_ack_backlog) + 1) {
+	if (mrc_hs_backlog_full(l)) {
 		mrc_hs_reply_stateless(net, skb, pkt, MRC_OP_CM_REJ,
 				       MRC_REJ_BACKLOG_FULL);
+		goto put;
+	}
+	mrc_hs_rep_stateless(net, l, skb, pkt);
+put:
+	sock_put(&l->sk);
+drop:
+	kfree_skb(skb);
+}
+
+/*
+ * A CM_RTU for no socket (softirq): if its cookie is ours and fresh, it
+ * goes to its listener's work, which creates the child. Consumes @skb.
+ */
+static void mrc_hs_rtu_input(struct net *net, struct sk_buff *skb,
+			     const struct mrc_pkt *pkt)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct mrc_cookie_conn c;
+	struct mrc_sock *l;
+
+	l = mrc_table_lookup_listener(net, pkt->u.cm.port, &ip6h->daddr);
+	if (!l) {
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		goto drop;
+	}
+	mrc_cookie_from_rtu(&c, ip6h->saddr.s6_addr, ip6h->daddr.s6_addr,
+			    &pkt->u.cm);
+	switch (mrc_cookie_check(&mrc_dp_net(net)->cookie_key, ktime_get_ns(),
+				 &c)) {
+	case MRC_COOKIE_OK:
+		break;
+	case MRC_COOKIE_EXPIRED:
+		MRC_INC_STATS(net, MRC_MIB_HS_COOKIE_EXPIRED);
+		goto put;
+	default:
+		MRC_INC_STATS(net, MRC_MIB_HS_COOKIE_BAD);
+		goto put;
+	}
+	if (mrc_hs_cookie_used(net, c.cookie, ktime_get_ns())) {
+		/* a late copy: its connection was created, and ended */
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
+		goto put;
+	}
+	if (mrc_hs_backlog_full(l)) {
+		/* the requester retransmits its RTU */
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
 		goto put;
 	}
 	skb_queue_tail(&l->req_q, skb);
@@ -638,28 +735,37 @@ static void mrc_hs_established(struct mrc_sock *msk)
 	if (!l)
 		return;
 	spin_lock_bh(&l->child_lock);
-	if (!list_empty(&msk->child_node)) {
-		list_move_tail(&msk->child_node, &l->accept_q);
-		l->nr_half_open--;
-		sk_acceptq_added(&l->sk);
-	}
+	/* the list takes the reference mrc_sock_alloc_child() gave us */
+	list_add_tail(&msk->child_node, &l->accept_q);
+	sk_acceptq_added(&l->sk);
 	spin_unlock_bh(&l->child_lock);
 	l->sk.sk_data_ready(&l->sk);
 }
 
 /**
- * mrc_hs_passive_complete() - the accepted side received data carrying
- * its R_Key: if its CM_RTU was lost, that data proves the peer got our
- * CM_REP, so the connection completes (the engine starts, accept() may
- * take it).
- * @msk: the child (bh-locked or owned by us).
+ * mrc_hs_peer_pkt() - a packet other than a CM message from the peer of
+ * a connection whose CM_RTU may be unanswered (mrc_cm_fsm_peer_pkt()):
+ * anything answers it, but a NO_CONN RESET answering data that overtook
+ * it, which is dropped and makes the CM_RTU go again.
+ * @msk: the socket (bh-locked or owned by us), its engine running.
+ * @pkt: the decoded packet.
+ *
+ * Return: true when @pkt must be dropped.
  */
-void mrc_hs_passive_complete(struct mrc_sock *msk)
+bool mrc_hs_peer_pkt(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 {
+	bool noconn = pkt->type == MRC_PKT_RESET &&
+		      pkt->u.reset.reason == MRC_RESET_NO_CONN;
 	struct mrc_cm_act a;
+	bool drop;
 
-	mrc_cm_fsm_keyed_data(msk->sk.sk_state, &a);
+	if (!msk->conn || (!msk->cm.rtu_pending && !noconn))
+		return false;
+	drop = mrc_cm_fsm_peer_pkt(&msk->cm, noconn,
+				   noconn ? pkt->u.reset.psn :
+				   mrc_conn_snd_nxt_psn(msk->conn), &a);
 	mrc_hs_act(msk, &a);
+	return drop;
 }
 
 /**
@@ -681,6 +787,8 @@ void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 		.rej_reason = cm->rej_reason,
 		.has_conn = !!msk->conn,
 		.orphan = sock_flag(&msk->sk, SOCK_DEAD),
+		.snd_nxt = msk->conn && msk->sk.sk_state != MRC_ST_REQ_SENT ?
+			   mrc_conn_snd_nxt_psn(msk->conn) : 0,
 	};
 	struct mrc_cm_act a;
 
@@ -723,8 +831,8 @@ static struct mrc_sock *mrc_hs_reset_owner(struct net *net,
  * @pkt: its decoded headers.
  *
  * Return: the socket the packet is for (with a reference; the caller
- * delivers @skb to it), or NULL when @skb was consumed here (a CM_REQ for
- * a listener, or a packet for no connection).
+ * delivers @skb to it), or NULL when @skb was consumed here (a CM_REQ, a
+ * CM_RTU for a listener, or a packet for no connection).
  */
 struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 			      const struct mrc_pkt *pkt)
@@ -741,6 +849,10 @@ struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 		msk = mrc_hs_reset_owner(net, skb, pkt);
 	else
 		msk = mrc_table_lookup_qpn(net, qpn);
+	if (!msk && pkt->type == MRC_PKT_CM && pkt->bth.opcode == MRC_OP_CM_RTU) {
+		mrc_hs_rtu_input(net, skb, pkt);	/* a listener's, maybe */
+		return NULL;
+	}
 	if (!msk) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		/* A DREQ for a connection we already forgot: answer it. */

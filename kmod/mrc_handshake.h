@@ -32,7 +32,7 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 struct mrc_sock *mrc_hs_input(struct net *net, struct sk_buff *skb,
 			      const struct mrc_pkt *pkt);
 void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt);
-void mrc_hs_passive_complete(struct mrc_sock *msk);
+bool mrc_hs_peer_pkt(struct mrc_sock *msk, const struct mrc_pkt *pkt);
 void mrc_hs_icmp(struct net *net, struct sk_buff *skb, unsigned int udp_offset);
 
 #endif /* _MRC_HANDSHAKE_H */

@@ -84,10 +84,11 @@ static void mrc_input_pkt(struct mrc_sock *msk, struct sk_buff *skb,
 		kfree_skb(skb);
 		return;
 	}
-	/* The passive side completes on the first data with the right key. */
-	if (msk->sk.sk_state == MRC_ST_REP_SENT && pkt->type == MRC_PKT_DATA &&
-	    pkt->u.data.r_key == msk->lparams.r_key)
-		mrc_hs_passive_complete(msk);
+	/* The first packet from the peer answers our CM_RTU. */
+	if (mrc_hs_peer_pkt(msk, pkt)) {
+		kfree_skb(skb);
+		return;
+	}
 	/* Data, control and RESET: the engine's. */
 	mrc_hs_verdict(msk, mrc_glue_input(msk, skb, pkt));
 }

@@ -108,12 +108,11 @@ struct mrc_sock_opts {
  * @hashed_port: @port_node is in the table.
  * @parent: for a child not yet accepted: its listener (a reference).
  * @accept_q: listener: established children waiting for accept().
- * @half_open: listener: children still in the handshake.
- * @child_node: child: its place on @accept_q or @half_open.
- * @nr_half_open: listener: entries of @half_open.
- * @child_lock: listener: protects @accept_q, @half_open and
- *	@nr_half_open; innermost lock (taken under any socket lock).
- * @req_q: listener: CM_REQ packets waiting for @accept_work.
+ * @child_node: child: its place on @accept_q.
+ * @child_lock: listener: protects @accept_q; innermost lock (taken under
+ *	any socket lock).
+ * @req_q: listener: CM_RTUs with a good cookie waiting for @accept_work
+ *	(a listener keeps no half-open connections).
  * @accept_work: listener: creates children in process context.
  * @timer: the one timer of the socket (handshake, RTO, probes, SACKs).
  * @deferred: MRC_DEFER_* bits.
@@ -167,9 +166,7 @@ struct mrc_sock {
 	bool hashed_port;
 	struct mrc_sock *parent;
 	struct list_head accept_q;
-	struct list_head half_open;
 	struct list_head child_node;
-	u32 nr_half_open;
 	spinlock_t child_lock;	/* innermost: child lists of a listener */
 	struct sk_buff_head req_q;
 	struct work_struct accept_work;

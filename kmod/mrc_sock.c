@@ -702,9 +702,10 @@ static void mrc6_sk_init_inet(struct sock *sk)
 }
 
 /*
- * A listener's CM_REQs become children in process context (their engine
- * storage is allocated with GFP_KERNEL); connection management decides
- * and answers, this work allocates. Holds a reference on the listener.
+ * A listener's proven CM_RTUs become children in process context (their
+ * engine storage is allocated with GFP_KERNEL); connection management
+ * decides and answers, this work allocates. Holds a reference on the
+ * listener.
  */
 static struct mrc_sock *mrc_sock_alloc_child(struct mrc_sock *listener);
 
@@ -749,7 +750,6 @@ void mrc_sock_init(struct sock *sk)
 	sk->sk_ipv6only = 1;
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	INIT_LIST_HEAD(&msk->accept_q);
-	INIT_LIST_HEAD(&msk->half_open);
 	INIT_LIST_HEAD(&msk->child_node);
 	spin_lock_init(&msk->child_lock);
 	skb_queue_head_init(&msk->req_q);

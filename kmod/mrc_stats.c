@@ -80,6 +80,9 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_RESET_NO_CONN_SENT] = "OutResetNoConn",
 	[MRC_MIB_CTL_DROP_RATELIMIT] = "CtlDropRateLimit",
 	[MRC_MIB_IN_TRANSPORT_ACK] = "InTransportAck",
+	[MRC_MIB_HS_COOKIE_SENT] = "HsCookieSent",
+	[MRC_MIB_HS_COOKIE_BAD] = "HsCookieBad",
+	[MRC_MIB_HS_COOKIE_EXPIRED] = "HsCookieExpired",
 };
 
 /**

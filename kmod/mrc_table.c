@@ -26,12 +26,27 @@
  */
 int mrc_table_add_qpn(struct mrc_sock *msk)
 {
+	return mrc_table_add_qpn_as(msk, 0);
+}
+
+/**
+ * mrc_table_add_qpn_as() - hash a socket under a given QPN, or a fresh
+ * random one.
+ * @msk: the socket; must not be hashed yet.
+ * @want: the QPN (a stateless CM_REP announced it), or 0 for a random
+ *	one (mrc_table_add_qpn()).
+ *
+ * Return: 0, or -EADDRNOTAVAIL if @want is taken (or no free QPN was
+ * found).
+ */
+int mrc_table_add_qpn_as(struct mrc_sock *msk, u32 want)
+{
 	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
 	int tries;
 
 	spin_lock_bh(&dn->tbl_lock);
-	for (tries = 0; tries < 64; tries++) {
-		u32 qpn = get_random_u32() & MRC_QPN_MASK;
+	for (tries = 0; tries < (want ? 1 : 64); tries++) {
+		u32 qpn = want ?: get_random_u32() & MRC_QPN_MASK;
 		struct mrc_sock *o;
 		bool used = false;
 

@@ -8,6 +8,7 @@
 #include "mrc_sk.h"
 
 int mrc_table_add_qpn(struct mrc_sock *msk);
+int mrc_table_add_qpn_as(struct mrc_sock *msk, u32 want);
 void mrc_table_del_qpn(struct mrc_sock *msk);
 struct mrc_sock *mrc_table_lookup_qpn(struct net *net, u32 qpn);
 struct mrc_sock *mrc_table_lookup_peer(struct net *net,

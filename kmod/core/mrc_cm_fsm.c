@@ -6,6 +6,7 @@
 #include "mrc_cm_fsm.h"
 #include "mrc_cm.h"
 #include "mrc_wire.h"
+#include "mrc_psn.h"
 
 static void mrc_cm_act_init(struct mrc_cm_act *a)
 {
@@ -46,10 +47,19 @@ void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,
 			      MRC_OP_CM_REQ);
 }
 
+/* The passive side is done: the engine starts, accept() may take it. */
+static void mrc_cm_fsm_passive_complete(struct mrc_cm_act *a)
+{
+	a->start = true;
+	a->state = MRC_ST_ESTABLISHED;
+	a->accept = true;
+}
+
 /**
- * mrc_cm_fsm_accept() - the passive side answers a CM_REQ: send CM_REP
- * and stay half-open until the CM_RTU (or keyed data) proves the peer got
- * it, MRC_CM_HALF_OPEN_NS at most.
+ * mrc_cm_fsm_accept() - the passive side is created from a CM_RTU whose
+ * cookie proved that the requester saw our (stateless) CM_REP: it is
+ * established at once, and answers with the CM_REP again so that the
+ * requester stops retransmitting its CM_RTU.
  * @f: the new connection's state, fully overwritten.
  * @now: current time (ns).
  * @a: the action.
@@ -58,8 +68,8 @@ void mrc_cm_fsm_accept(struct mrc_cm_fsm *f, u64 now, struct mrc_cm_act *a)
 {
 	mrc_cm_act_init(a);
 	memset(f, 0, sizeof(*f));
-	a->state = MRC_ST_REP_SENT;
-	mrc_cm_fsm_start_retx(f, now, MRC_CM_HALF_OPEN_NS, a, MRC_OP_CM_REP);
+	mrc_cm_fsm_passive_complete(a);
+	a->send = MRC_OP_CM_REP;
 }
 
 /* Our CM_DREQ goes out once the application closed and all is acked. */
@@ -71,6 +81,7 @@ static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 	if (state != MRC_ST_ESTABLISHED && state != MRC_ST_PEER_CLOSED)
 		return;
 	a->state = MRC_ST_DREQ_SENT;
+	f->rtu_pending = false;	/* the DREQ's retransmissions take over */
 	mrc_cm_fsm_start_retx(f, now, MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
 }
 
@@ -94,20 +105,25 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 	case MRC_ST_REQ_SENT:
 		op = MRC_OP_CM_REQ;
 		break;
-	case MRC_ST_REP_SENT:
-		op = MRC_OP_CM_REP;
-		break;
 	case MRC_ST_DREQ_SENT:
 		if (f->fin_acked)
 			return;
 		op = MRC_OP_CM_DREQ;
 		break;
-	default:
+	case MRC_ST_ESTABLISHED:
+	case MRC_ST_PEER_CLOSED:
 		mrc_cm_fsm_maybe_dreq(f, state, now, all_acked, a);
+		if (a->send || !f->rtu_pending)
+			return;
+		op = MRC_OP_CM_RTU;
+		break;
+	default:
 		return;
 	}
 
 	if (now >= f->deadline) {
+		/* a CM_RTU never answered: the listener never built it */
+		f->rtu_pending = false;
 		if (state == MRC_ST_DREQ_SENT) {
 			mrc_cm_fsm_done(a, 0);	/* the peer is gone */
 		} else {
@@ -154,26 +170,50 @@ void mrc_cm_fsm_close(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 	}
 }
 
-/* The passive side is done: the engine starts, accept() may take it. */
-static void mrc_cm_fsm_passive_complete(struct mrc_cm_act *a)
+/* The peer answered our CM_RTU: it has the connection. */
+static void mrc_cm_fsm_rtu_answered(struct mrc_cm_fsm *f, u32 snd_nxt)
 {
-	a->start = true;
-	a->state = MRC_ST_ESTABLISHED;
-	a->accept = true;
+	f->rtu_pending = false;
+	f->early_guard = true;
+	f->early_psn_end = snd_nxt;
 }
 
 /**
- * mrc_cm_fsm_keyed_data() - the accepted side received data carrying its
- * R_Key: the peer got our CM_REP, so a lost CM_RTU need not hold the
- * connection back.
- * @state: the connection's enum mrc_sock_state.
- * @a: the action.
+ * mrc_cm_fsm_peer_pkt() - a packet other than a CM message reached the
+ * connection from its peer (data, SACK, NACK, probe, RESET).
+ * @f: the connection's state.
+ * @noconn_reset: it is a NO_CONN RESET (the peer knows no such
+ *	connection).
+ * @psn: for a NO_CONN RESET, the PSN it names (of the data it answers);
+ *	else the PSN of our next new data packet (mrc_conn_snd_nxt_psn()).
+ * @a: the action (a retransmitted CM_RTU, or nothing).
+ *
+ * While our CM_RTU is unanswered, the listener may not have built the
+ * connection yet (the CM_RTU was lost, or our first data overtook it): its
+ * NO_CONN RESET, answering that data, then only says so. It is dropped
+ * and the CM_RTU goes again at once, so a lost CM_RTU costs one round
+ * trip, not a retransmission timeout. Any other packet from the peer
+ * answers the CM_RTU. A NO_CONN RESET that arrives after that but names a
+ * PSN sent before it is such a late answer, and is dropped too.
+ *
+ * Return: true when the packet must be dropped.
  */
-void mrc_cm_fsm_keyed_data(u8 state, struct mrc_cm_act *a)
+bool mrc_cm_fsm_peer_pkt(struct mrc_cm_fsm *f, bool noconn_reset,
+			 u32 psn, struct mrc_cm_act *a)
 {
 	mrc_cm_act_init(a);
-	if (state == MRC_ST_REP_SENT)
-		mrc_cm_fsm_passive_complete(a);
+	if (f->rtu_pending) {
+		if (!noconn_reset) {
+			mrc_cm_fsm_rtu_answered(f, psn);
+			return false;
+		}
+		a->send = MRC_OP_CM_RTU;
+		a->new_ev = true;
+		return true;
+	}
+	return noconn_reset && f->early_guard &&
+	       mrc_psn_before(psn, f->early_psn_end) &&
+	       mrc_psn_sub(f->early_psn_end, psn) <= MRC_CM_EARLY_PSNS;
 }
 
 static void mrc_cm_fsm_dreq(struct mrc_cm_fsm *f, u8 state,
@@ -211,23 +251,33 @@ void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 	mrc_cm_act_init(a);
 	if (!m->ours)
 		return;
+	/*
+	 * Any CM message of the peer's connection (its DREQ when it closes
+	 * before its SACKs reach us) says that it exists: no more CM_RTUs,
+	 * whose late copies could outlive it and create it again.
+	 */
+	if (m->from_peer && f->rtu_pending && state != MRC_ST_REQ_SENT)
+		mrc_cm_fsm_rtu_answered(f, m->snd_nxt);
 	switch (m->opcode) {
 	case MRC_OP_CM_REP:
 		if (state != MRC_ST_REQ_SENT) {
-			/* Our RTU was lost: answer the repeated REP. */
-			if (m->from_peer && (state == MRC_ST_ESTABLISHED ||
-					     state == MRC_ST_PEER_CLOSED))
-				a->send = MRC_OP_CM_RTU;
+			/* The accepted side exists: our CM_RTU arrived (above). */
 			return;
 		}
 		a->start = true;
 		a->state = MRC_ST_ESTABLISHED;
-		a->send = MRC_OP_CM_RTU;
 		a->wake = true;
+		/* retransmitted until the peer answers (mrc_cm_fsm_peer_pkt()) */
+		mrc_cm_fsm_start_retx(f, now, MRC_CM_RTU_NS, a, MRC_OP_CM_RTU);
+		f->rtu_pending = true;
 		break;
 	case MRC_OP_CM_RTU:
-		if (state == MRC_ST_REP_SENT && m->from_peer && m->rtu_ok)
-			mrc_cm_fsm_passive_complete(a);
+		/* a copy of a CM_RTU: our CM_REP answering the first was lost */
+		if ((state == MRC_ST_ESTABLISHED || state == MRC_ST_PEER_CLOSED) &&
+		    m->from_peer && m->rtu_ok) {
+			a->send = MRC_OP_CM_REP;
+			a->fan_out = true;
+		}
 		break;
 	case MRC_OP_CM_REJ:
 		if (state != MRC_ST_REQ_SENT)

@@ -10,8 +10,11 @@
  * application, arm the timer) and keeps the resources (sockets,
  * listeners' child lists).
  *
- *   active:  connect() -> REQ_SENT --CM_REP--> ESTABLISHED (sends CM_RTU)
- *   passive: CM_REQ -> REP_SENT --CM_RTU or keyed data--> ESTABLISHED
+ *   active:  connect() -> REQ_SENT --CM_REP--> ESTABLISHED (sends CM_RTU
+ *            until the peer answers: its CM_REP again, or any packet)
+ *   passive: a listener answers CM_REQ statelessly (mrc_cookie.h); a
+ *            CM_RTU with a good cookie creates the connection, ESTABLISHED
+ *            at once (answers CM_REP)
  *   close:   all acked -> DREQ_SENT --CM_DREP--> (CM_DREQ from the peer too)
  *            CLOSED; the peer's CM_DREQ first: PEER_CLOSED.
  */
@@ -30,7 +33,9 @@ extern "C" {
  * @MRC_ST_CLOSED: no connection (never connected, or ended).
  * @MRC_ST_LISTEN: a listener (not a connection: the glue's alone).
  * @MRC_ST_REQ_SENT: connect(): CM_REQ sent, waiting for CM_REP.
- * @MRC_ST_REP_SENT: accepted side: CM_REP sent, waiting for CM_RTU.
+ * @MRC_ST_REP_SENT: accepted side: CM_REP sent, waiting for CM_RTU (no
+ *	longer entered: listeners keep no half-open state; kept for the
+ *	ABI's state numbers).
  * @MRC_ST_ESTABLISHED: both directions open.
  * @MRC_ST_DREQ_SENT: we closed: all data acknowledged, CM_DREQ sent.
  * @MRC_ST_PEER_CLOSED: the peer sent CM_DREQ: no more data from it.
@@ -49,8 +54,12 @@ enum mrc_sock_state {
 #define MRC_CM_RTO_INIT_NS	20000000ULL
 /** MRC_CM_RTO_MAX_NS - longest wait between two retransmissions. */
 #define MRC_CM_RTO_MAX_NS	500000000ULL
-/** MRC_CM_HALF_OPEN_NS - how long an accepted side may stay half-open. */
-#define MRC_CM_HALF_OPEN_NS	5000000000ULL
+/**
+ * MRC_CM_RTU_NS - how long the active side retransmits its CM_RTU when
+ * the peer does not answer: the shortest life of a cookie
+ * (MRC_COOKIE_SLOT_NS), after which the listener would refuse it anyway.
+ */
+#define MRC_CM_RTU_NS		4000000000ULL
 /** MRC_CM_FIN_WAIT_NS - how long a disconnect may wait for its CM_DREP. */
 #define MRC_CM_FIN_WAIT_NS	10000000000ULL
 /** MRC_CM_CONNECT_NS - connect()'s budget when the policy gives none. */
@@ -67,6 +76,13 @@ enum mrc_sock_state {
  * @fin_acked: our CM_DREQ was answered.
  * @close_wanted: the application closed (or shut down sending): send
  *	CM_DREQ once everything is acknowledged.
+ * @rtu_pending: active side: our CM_RTU has not been answered yet (the
+ *	listener may not have built the connection): it is retransmitted,
+ *	and a NO_CONN RESET does not end the connection.
+ * @early_guard: active side: @early_psn_end is set.
+ * @early_psn_end: active side: the first PSN sent after the CM_RTU was
+ *	answered. A NO_CONN RESET naming a PSN before it answers data that
+ *	overtook the CM_RTU, arriving late: it is ignored.
  */
 struct mrc_cm_fsm {
 	u32 tries;
@@ -75,6 +91,9 @@ struct mrc_cm_fsm {
 	bool peer_fin;
 	bool fin_acked;
 	bool close_wanted;
+	bool rtu_pending;
+	bool early_guard;
+	u32 early_psn_end;
 };
 
 /**
@@ -95,8 +114,7 @@ struct mrc_cm_fsm {
  *	that its own paths died).
  * @rcv_shutdown: the peer will send no more data (RCV_SHUTDOWN).
  * @accept: the accepted side is established: queue it for accept().
- * @timeout: the handshake ran out of time (counted; a half-open accepted
- *	side also leaves its listener).
+ * @timeout: the handshake ran out of time (counted).
  * @done: the connection is over: end it with @err.
  * @err: with @done: the positive errno for the application, or 0.
  * @wake: tell the application the state changed (and that a read would
@@ -124,10 +142,13 @@ struct mrc_cm_act {
  * @ours: it carries this attempt's cookie and service and client ports
  *	(anything else is forged or stale, and ignored).
  * @from_peer: its source QPN is the peer's (known once the CM_REP came).
- * @rtu_ok: a CM_RTU echoes our R_Key and initial PSN.
+ * @rtu_ok: a CM_RTU echoes our R_Key and initial PSN (the accepted side
+ *	was built from its first copy: this one is a retransmission).
  * @rej_reason: a CM_REJ's reason (MRC_REJ_*).
  * @has_conn: the engine was set up (a DREQ is only answered then).
  * @orphan: the application closed the socket: nobody reads any more.
+ * @snd_nxt: the PSN of the next new data packet (mrc_conn_snd_nxt_psn());
+ *	0 before the engine runs.
  */
 struct mrc_cm_facts {
 	u8 opcode;
@@ -137,6 +158,7 @@ struct mrc_cm_facts {
 	u8 rej_reason;
 	bool has_conn;
 	bool orphan;
+	u32 snd_nxt;
 };
 
 void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,
@@ -148,7 +170,14 @@ void mrc_cm_fsm_close(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		      struct mrc_cm_act *a);
 void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 		    const struct mrc_cm_facts *m, u64 now, struct mrc_cm_act *a);
-void mrc_cm_fsm_keyed_data(u8 state, struct mrc_cm_act *a);
+/**
+ * MRC_CM_EARLY_PSNS - how far before the guard a NO_CONN RESET's PSN may
+ * be and still be taken as answering early data: more than any window.
+ */
+#define MRC_CM_EARLY_PSNS	65536
+
+bool mrc_cm_fsm_peer_pkt(struct mrc_cm_fsm *f, bool noconn_reset,
+			 u32 psn, struct mrc_cm_act *a);
 
 #ifdef __cplusplus
 }

@@ -996,6 +996,17 @@ u32 mrc_conn_usable_paths(const struct mrc_conn *conn)
 	return mrc_path_active(&conn->paths);
 }
 
+/**
+ * mrc_conn_snd_nxt_psn() - the PSN the next new data packet will carry.
+ * @conn: connection.
+ *
+ * Return: that PSN (every PSN sent so far is before it).
+ */
+u32 mrc_conn_snd_nxt_psn(const struct mrc_conn *conn)
+{
+	return conn->tx.nxt;
+}
+
 /* ---- control ---- */
 
 static void mrc_conn_ports_changed(struct mrc_conn *conn)

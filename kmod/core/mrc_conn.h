@@ -680,6 +680,7 @@ const struct mrc_path *mrc_conn_path(const struct mrc_conn *conn, u32 idx);
 int mrc_conn_path_of_ev(const struct mrc_conn *conn, u32 ev);
 int mrc_conn_pick_path(struct mrc_conn *conn, u64 now);
 u32 mrc_conn_usable_paths(const struct mrc_conn *conn);
+u32 mrc_conn_snd_nxt_psn(const struct mrc_conn *conn);
 
 /* ---- control ---- */
 

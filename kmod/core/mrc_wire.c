@@ -118,6 +118,8 @@ static bool mrc_cm_has_params(u8 opcode)
 
 static u32 mrc_cm_body_len(u8 opcode)
 {
+	if (opcode == MRC_OP_CM_RTU)
+		return MRC_CM_RTU_LEN;
 	if (mrc_cm_has_params(opcode))
 		return MRC_CM_PARAMS_LEN;
 	if (opcode == MRC_OP_CM_REJ)
@@ -243,6 +245,14 @@ static int mrc_check_sack(const struct mrc_sack *s)
 	return 0;
 }
 
+static int mrc_check_cm_params(const struct mrc_cm_params *p)
+{
+	if (p->sock_type > MRC_CM_SOCK_SEQPACKET || !p->mpr ||
+	    !p->max_payload || !mrc_psn_valid(p->init_psn))
+		return -MRC_WERR_BAD_FIELD;
+	return 0;
+}
+
 static int mrc_check_cm(const struct mrc_pkt *pkt)
 {
 	const struct mrc_cm *cm = &pkt->u.cm;
@@ -274,10 +284,9 @@ static int mrc_check_cm(const struct mrc_pkt *pkt)
 	}
 	if (!mrc_cm_has_params(op))
 		return 0;
-	if (p->sock_type > MRC_CM_SOCK_SEQPACKET || !p->mpr ||
-	    !p->max_payload || !mrc_psn_valid(p->init_psn))
+	if (op == MRC_OP_CM_RTU && mrc_check_cm_params(&cm->req_params))
 		return -MRC_WERR_BAD_FIELD;
-	return 0;
+	return mrc_check_cm_params(p);
 }
 
 static int mrc_check_reset(const struct mrc_reset *r)
@@ -492,6 +501,17 @@ static void mrc_parse_ep_resp(const u8 *p, struct mrc_ep_resp *r)
 	r->entropy = mrc_get_be32(p + 32);
 }
 
+static int mrc_get_cm_params(const u8 *b, struct mrc_cm_params *p)
+{
+	p->sock_type = b[0];
+	p->mpr = b[1];
+	p->max_payload = mrc_get_be16(b + 2);
+	p->r_key = mrc_get_be32(b + 8);
+	p->rcv_window = mrc_get_be32(b + 12);
+	p->caps = mrc_get_be32(b + 16);
+	return mrc_get_rsvd24(b + 4, &p->init_psn);
+}
+
 static int mrc_parse_cm(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 {
 	const u8 *p = buf + MRC_BTH_LEN;
@@ -530,13 +550,11 @@ static int mrc_parse_cm(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 			return -MRC_WERR_RESERVED;
 		cm->rej_reason = b[0];
 	} else if (mrc_cm_has_params(pkt->bth.opcode)) {
-		cm->params.sock_type = b[0];
-		cm->params.mpr = b[1];
-		cm->params.max_payload = mrc_get_be16(b + 2);
-		cm->params.r_key = mrc_get_be32(b + 8);
-		cm->params.rcv_window = mrc_get_be32(b + 12);
-		cm->params.caps = mrc_get_be32(b + 16);
-		return mrc_get_rsvd24(b + 4, &cm->params.init_psn);
+		err = mrc_get_cm_params(b, &cm->params);
+		if (!err && pkt->bth.opcode == MRC_OP_CM_RTU)
+			err = mrc_get_cm_params(b + MRC_CM_PARAMS_LEN,
+						&cm->req_params);
+		return err;
 	}
 	return 0;
 }
@@ -748,10 +766,20 @@ static void mrc_put_ep(u8 *p, const struct mrc_pkt *pkt)
 	mrc_put_be32(p + 32, r->entropy);
 }
 
+static void mrc_put_cm_params(u8 *b, const struct mrc_cm_params *cp)
+{
+	b[0] = cp->sock_type;
+	b[1] = cp->mpr;
+	mrc_put_be16(b + 2, cp->max_payload);
+	mrc_put_rsvd24(b + 4, cp->init_psn);
+	mrc_put_be32(b + 8, cp->r_key);
+	mrc_put_be32(b + 12, cp->rcv_window);
+	mrc_put_be32(b + 16, cp->caps);
+}
+
 static void mrc_put_cm(u8 *p, const struct mrc_pkt *pkt)
 {
 	const struct mrc_cm *cm = &pkt->u.cm;
-	const struct mrc_cm_params *cp = &cm->params;
 	u8 *b = p + MRC_CMH_LEN;
 
 	p[0] = cm->version ? cm->version : MRC_CM_VERSION;
@@ -766,13 +794,10 @@ static void mrc_put_cm(u8 *p, const struct mrc_pkt *pkt)
 		b[0] = cm->rej_reason;
 		mrc_put_be24(b + 1, 0);
 	} else if (mrc_cm_has_params(pkt->bth.opcode)) {
-		b[0] = cp->sock_type;
-		b[1] = cp->mpr;
-		mrc_put_be16(b + 2, cp->max_payload);
-		mrc_put_rsvd24(b + 4, cp->init_psn);
-		mrc_put_be32(b + 8, cp->r_key);
-		mrc_put_be32(b + 12, cp->rcv_window);
-		mrc_put_be32(b + 16, cp->caps);
+		mrc_put_cm_params(b, &cm->params);
+		if (pkt->bth.opcode == MRC_OP_CM_RTU)
+			mrc_put_cm_params(b + MRC_CM_PARAMS_LEN,
+					  &cm->req_params);
 	}
 }
 

@@ -52,6 +52,7 @@
 #define MRC_EETH_LEN			36
 #define MRC_CMH_LEN			24
 #define MRC_CM_PARAMS_LEN		20
+#define MRC_CM_RTU_LEN			(2 * MRC_CM_PARAMS_LEN)
 #define MRC_CM_REJ_LEN			4
 #define MRC_RSTH_LEN			20
 #define MRC_AETH_LEN			4
@@ -59,9 +60,12 @@
 #define MRC_DATA_HDR_MAX		(MRC_BTH_LEN + MRC_METH_LEN + \
 					 MRC_TSETH_LEN + MRC_RETH_LEN + \
 					 MRC_IMMDT_LEN)
-/** MRC_PKT_HDR_MAX - longest header of any packet MRC for Linux sends. */
-#define MRC_PKT_HDR_MAX			(MRC_BTH_LEN + MRC_SETH_LEN + \
-					 MRC_CC_STATE_LEN + MRC_CREDIT_EXT_LEN)
+/**
+ * MRC_PKT_HDR_MAX - longest header of any packet MRC for Linux sends: a
+ * CM_RTU (76 bytes; a SACK with its credit extension has 64).
+ */
+#define MRC_PKT_HDR_MAX			(MRC_BTH_LEN + MRC_CMH_LEN + \
+					 MRC_CM_RTU_LEN)
 
 /* Reserved queue pair numbers (BTH DestQP). */
 /** MRC_QPN_CM - connection management (CM_* and RESET), as IB's QP1. */
@@ -475,6 +479,8 @@ struct mrc_cm_params {
  * @cookie: the requester's 64-bit random nonce, echoed in every message.
  * @params: CM_REQ and CM_REP: the sender's parameters; CM_RTU: the
  *	CM_REP's parameters, echoed.
+ * @req_params: CM_RTU: the CM_REQ's parameters, echoed (a stateless
+ *	listener rebuilds the connection from both sets).
  * @rej_reason: CM_REJ: MRC_REJ_*.
  * @version: CMH version byte; 0 encodes MRC_CM_VERSION. MRC_CM_VERSION_V1
  *	is taken in CM_REQ and CM_REJ only: the exchange that refuses an
@@ -488,6 +494,7 @@ struct mrc_cm {
 	u32 dst_qpn;
 	u64 cookie;
 	struct mrc_cm_params params;
+	struct mrc_cm_params req_params;
 	u8 rej_reason;
 };
 

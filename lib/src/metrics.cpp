@@ -34,6 +34,7 @@ const char *const kOutDropHelp = "MRC packets not sent, by reason.";
 const char *const kRetxHelp = "Retransmissions, by cause.";
 const char *const kPathHelp = "EV (path) state transitions of connections, by new state.";
 const char *const kPlaneHelp = "Plane state transitions, by new state.";
+const char *const kCookieHelp = "CM_RTUs refused, nothing created: cookie forged or expired.";
 
 const MibMetric kMib[] = {
     {nullptr, nullptr, nullptr, nullptr},
@@ -100,6 +101,10 @@ const MibMetric kMib[] = {
      "Stateless control work (NO_CONN RESETs) over the namespace's budget."},
     {"mrc_transport_acks_received", nullptr, nullptr,
      "RoCE Transport ACKs (opcode 0xD1) received: counted and ignored."},
+    {"mrc_handshake_cookies_sent", nullptr, nullptr,
+     "CM_REPs sent by listeners keeping no state (each carries a cookie)."},
+    {"mrc_handshake_cookies_refused", "reason", "bad", kCookieHelp},
+    {"mrc_handshake_cookies_refused", "reason", "expired", kCookieHelp},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -91,6 +91,9 @@ const char *const kMibNames[] = {
     "OutResetNoConn",
     "CtlDropRateLimit",
     "InTransportAck",
+    "HsCookieSent",
+    "HsCookieBad",
+    "HsCookieExpired",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -20,6 +20,13 @@ mutated: the hostile packets are as close to real ones as possible.
         --sources PREFIX::/64 [--rate PPS]
       CM_REQs from N distinct source addresses (random cookies, QPNs)
 
+    mrc_inject.py rtu-check --from NS --src ADDR --to ADDR --service-port N
+        --sources PREFIX::/64 [--forged N] [--expire-after S]
+      a CM_REQ from ADDR, its (stateless) CM_REP captured; then N CM_RTUs
+      with made-up cookies from spoofed sources, the real CM_RTU with one
+      MAC bit changed, and after S seconds (default 9: the cookie is two
+      4 s slots old) the real one: 0 created, N + 1 forged, 1 expired
+
     mrc_inject.py flood-data --from NS --src ADDR --to ADDR --count N
       data packets to QPNs nobody holds (closed connections)
 
@@ -456,7 +463,7 @@ def classes(c, a):
               bth(OP["CM_DREP"], QPN_CM) + cmh(0, c.qa, c.qb, rnd.getrandbits(64)),
               bth(OP["RESET"], QPN_CM) + rsth(c.qa, c.qb, rnd.getrandbits(32))]
     to_a = [bth(OP["CM_RTU"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) +
-            cm_params(r_key=c.ka),
+            cm_params(r_key=c.ka) + cm_params(),
             bth(OP["CM_DREQ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)),
             bth(OP["RESET"], QPN_CM) + rsth(c.qb, c.qa, rnd.getrandbits(32), reason=2)]
     yield ("forged handshake/teardown/RESET from an off-path address (to the sender)", P[0],
@@ -466,7 +473,8 @@ def classes(c, a):
 
     # 13. The same from the peer's own address, without the secrets.
     spoof = [bth(OP["CM_DREQ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)),
-             bth(OP["CM_RTU"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) + cm_params(),
+             bth(OP["CM_RTU"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) + cm_params() +
+             cm_params(),
              bth(OP["CM_REJ"], QPN_CM) + cmh(0, c.qb, c.qa, rnd.getrandbits(64)) +
              struct.pack("!B3x", 2)]
     spoof += [bth(OP["RESET"], QPN_CM) + rsth(c.qb, c.qa, rnd.getrandbits(32), reason=r)
@@ -588,6 +596,69 @@ def run_flood_req(a):
     return 0
 
 
+def run_rtu_check(a):
+    """Forged and expired CM_RTUs against a stateless listener."""
+    enter(a.from_ns)
+    cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    cap.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    snd = Sender()
+    me = socket.inet_pton(socket.AF_INET6, a.src)
+    qpn, cookie, cport = 0x4242, random.getrandbits(64), 0xC123
+    req_params = cm_params(init_psn=random.getrandbits(24), r_key=random.getrandbits(32) | 1)
+    req = bth(OP["CM_REQ"], QPN_CM) + cmh(a.service_port, qpn, 0, cookie,
+                                         client_port=cport) + req_params
+    rep = None
+    deadline = time.monotonic() + 10 * TIME_SCALE
+    while rep is None and time.monotonic() < deadline:
+        snd.send(a.from_ns, a.src, a.to, req, dport=a.port)
+        until = time.monotonic() + 1
+        while rep is None and time.monotonic() < until:
+            r, _, _ = select.select([cap], [], [], 0.2)
+            if not r:
+                continue
+            frame = cap.recv(65535)
+            ip = frame[14:]
+            if frame[12:14] != b"\x86\xdd" or len(ip) < 48 + 56 or ip[6] != 17:
+                continue
+            m = ip[48:]
+            if ip[24:40] == me and m[0] == OP["CM_REP"] and m[24:32] == struct.pack("!Q", cookie):
+                rep = m
+    cap.close()
+    if rep is None:
+        raise RuntimeError("no CM_REP to the CM_REQ from %s" % a.src)
+    t_rep = time.monotonic()
+    print("rtu-check: CM_REP captured", flush=True)
+    lqpn = struct.unpack("!I", rep[16:20])[0] & 0xFFFFFF
+    rep_params = rep[36:56]
+
+    def rtu(params):
+        return (bth(OP["CM_RTU"], QPN_CM) +
+                cmh(a.service_port, qpn, lqpn, cookie, client_port=cport) + params + req_params)
+
+    net = a.sources.split("/")[0].rstrip(":")
+    for i in range(a.forged):
+        made_up = cm_params(init_psn=random.getrandbits(24), r_key=random.getrandbits(32))
+        p = (bth(OP["CM_RTU"], QPN_CM) +
+             cmh(a.service_port, random.randint(16, 0xFFFFFF), random.randint(16, 0xFFFFFF),
+                 random.getrandbits(64), client_port=random.randint(1024, 0xFFFF)) +
+             made_up + cm_params())
+        snd.send(a.from_ns, "%s::%x:%x" % (net, 0xff00 + (i >> 16), i & 0xFFFF), a.to, p,
+                 dport=a.port)
+    # the real cookie with one MAC bit of its r_key changed
+    bad = bytearray(rep_params)
+    bad[8] ^= 0x80
+    snd.send(a.from_ns, a.src, a.to, rtu(bytes(bad)), dport=a.port)
+    print("rtu-check: forged CM_RTUs sent", flush=True)
+    wait = t_rep + a.expire_after - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    late = time.monotonic() - t_rep
+    snd.send(a.from_ns, a.src, a.to, rtu(rep_params), dport=a.port)
+    print("rtu-check: %d forged CM_RTUs sent, then the real one %.1f s after its CM_REP" %
+          (a.forged + 1, late), flush=True)
+    return 0
+
+
 def run_flood_data(a):
     snd = Sender()
     t0 = time.monotonic()
@@ -631,6 +702,14 @@ def main():
     f.add_argument("--count", type=int, default=1000)
     f.add_argument("--sources", required=True)
     f.add_argument("--rate", type=float, default=0)
+    r = sub.add_parser("rtu-check")
+    r.add_argument("--from", dest="from_ns", required=True)
+    r.add_argument("--src", required=True)
+    r.add_argument("--to", required=True)
+    r.add_argument("--service-port", type=int, required=True)
+    r.add_argument("--sources", required=True)
+    r.add_argument("--forged", type=int, default=1000)
+    r.add_argument("--expire-after", type=float, default=9)
     for name in ("flood-data", "flood-probe"):
         d = sub.add_parser(name)
         d.add_argument("--from", dest="from_ns", required=True)
@@ -638,11 +717,12 @@ def main():
         d.add_argument("--to", required=True)
         d.add_argument("--count", type=int, default=1000)
         d.add_argument("--qpn", type=lambda s: int(s, 0), default=0x10)
-    for p in (i, f) + tuple(sub.choices[n] for n in ("flood-data", "flood-probe")):
+    for p in (i, f, r) + tuple(sub.choices[n] for n in ("flood-data", "flood-probe")):
         p.add_argument("--port", type=int, default=4791)
     a = ap.parse_args()
     try:
         return dict(inject=run_inject, **{"flood-req": run_flood_req,
+                                          "rtu-check": run_rtu_check,
                                           "flood-data": run_flood_data,
                                           "flood-probe": run_flood_probe})[a.cmd](a)
     except (OSError, RuntimeError) as e:

@@ -86,6 +86,7 @@ local function has_imm(op) return op == 0xC9 or op == 0xCB end
 local function is_only(op) return op == 0xCA or op == 0xCB end
 local function cm_has_params(op) return op == 0xE0 or op == 0xE1 or op == 0xE2 end
 local function cm_body_len(op)
+  if op == 0xE2 then return 40 end  -- CM_RTU: the REP's and the REQ's parameters
   if cm_has_params(op) then return 20 end
   if op == 0xE3 then return 4 end
   return 0
@@ -241,6 +242,7 @@ field("cm_dst_qpn", ProtoField.uint24("mrc.cm.dst_qpn", "dst_qpn", B.DEC))
 field("cm_cookie", ProtoField.uint64("mrc.cm.cookie", "Cookie", B.HEX))
 field("cm_client_port", ProtoField.uint16("mrc.cm.client_port", "Client port", B.DEC))
 field("cmp", ProtoField.none("mrc.cm.params", "CM parameters"))
+field("cmq", ProtoField.none("mrc.cm.req_params", "CM_REQ parameters (echoed)"))
 field("cm_sock_type", ProtoField.uint8("mrc.cm.sock_type", "Socket type", B.DEC, sock_type_names))
 field("cm_mpr", ProtoField.uint8("mrc.cm.mpr", "MPR (x128 PSNs)", B.DEC))
 field("cm_max_payload", ProtoField.uint16("mrc.cm.max_payload", "max_payload", B.DEC))
@@ -252,6 +254,14 @@ field("cap_tseth", ProtoField.bool("mrc.cm.caps.tseth", "TSETH", 32, nil, 0x1))
 field("cap_trim", ProtoField.bool("mrc.cm.caps.trim_nack", "TRIM_NACK", 32, nil, 0x2))
 field("cap_icrc", ProtoField.bool("mrc.cm.caps.icrc", "ICRC", 32, nil, 0x4))
 field("cap_credit", ProtoField.bool("mrc.cm.caps.credit", "CREDIT", 32, nil, 0x8))
+-- the CM_REQ's parameters a CM_RTU echoes (mrc.cm.req.*)
+field("cmq_sock_type", ProtoField.uint8("mrc.cm.req.sock_type", "Socket type", B.DEC, sock_type_names))
+field("cmq_mpr", ProtoField.uint8("mrc.cm.req.mpr", "MPR (x128 PSNs)", B.DEC))
+field("cmq_max_payload", ProtoField.uint16("mrc.cm.req.max_payload", "max_payload", B.DEC))
+field("cmq_init_psn", ProtoField.uint24("mrc.cm.req.init_psn", "init_psn", B.DEC))
+field("cmq_rkey", ProtoField.uint32("mrc.cm.req.r_key", "r_key", B.HEX))
+field("cmq_rcv_window", ProtoField.uint32("mrc.cm.req.rcv_window", "rcv_window (bytes)", B.DEC))
+field("cmq_caps", ProtoField.uint32("mrc.cm.req.caps", "Capabilities", B.HEX))
 field("rej", ProtoField.none("mrc.cm.rej", "CM_REJ body"))
 field("rej_reason", ProtoField.uint8("mrc.cm.rej_reason", "Reason", B.DEC, rej_reason_names))
 
@@ -354,6 +364,7 @@ local function verdict(tvb)
       return "reserved_bits"
     end
     if cm_has_params(op) and b(40) ~= 0 then return "reserved_bits" end
+    if op == 0xE2 and b(60) ~= 0 then return "reserved_bits" end
   else
     local want = ({ nack = 32, probe = 28, ep_req = 28, ep_resp = 48,
                     reset = 32, ack = 16 })[t]
@@ -417,6 +428,9 @@ local function verdict(tvb)
     end
     if cm_has_params(op) then
       if b(36) > 1 or b(37) == 0 or be16(38) == 0 then return "bad_field" end
+    end
+    if op == 0xE2 then
+      if b(56) > 1 or b(57) == 0 or be16(58) == 0 then return "bad_field" end
     end
   elseif t == "reset" then
     local src, dst = be24(p + 5), be24(p + 9)
@@ -691,6 +705,30 @@ local function dissect_ep(ctx, resp)
   end
 end
 
+-- One set of CM parameters (20 bytes) at p, under the header field hdr:
+-- "cmp" (the sender's, or in a CM_RTU the CM_REP's) or "cmq" (the
+-- CM_REQ's, echoed in a CM_RTU).
+local function dissect_cm_params(ctx, hdr, p)
+  local tvb = ctx.tvb
+  local k = hdr == "cmq" and "cmq_" or "cm_"
+  local st = header(ctx, hdr, p, 20)
+  add(ctx, st, k .. "sock_type", p, 1)
+  local it = add(ctx, st, k .. "mpr", p + 1, 1)
+  if it then it:append_text(string.format(" (%d PSNs)", tvb(p + 1, 1):uint() * 128)) end
+  add(ctx, st, k .. "max_payload", p + 2, 2)
+  add_rsvd(ctx, st, p + 4, 1)
+  add(ctx, st, k .. "init_psn", p + 5, 3)
+  add(ctx, st, k .. "rkey", p + 8, 4)
+  add(ctx, st, k .. "rcv_window", p + 12, 4)
+  local caps = add(ctx, st, k .. "caps", p + 16, 4)
+  if caps and hdr == "cmp" then
+    add(ctx, caps, "cap_tseth", p + 16, 4)
+    add(ctx, caps, "cap_trim", p + 16, 4)
+    add(ctx, caps, "cap_icrc", p + 16, 4)
+    add(ctx, caps, "cap_credit", p + 16, 4)
+  end
+end
+
 local function dissect_cm(ctx, op)
   local tvb, p = ctx.tvb, 12
   local st = header(ctx, "cmh", p, 24)
@@ -709,26 +747,13 @@ local function dissect_cm(ctx, op)
       tvb(p + 2, 2):uint(), tvb(p + 20, 2):uint(), tvb(p + 5, 3):uint(), tvb(p + 9, 3):uint())
   end
   -- a CMH of another version may have another layout: stop there
-  -- (version 1, the previous wire, has this layout too)
-  if ctx.len >= p + 1 and tvb(p, 1):uint() ~= 2 and tvb(p, 1):uint() ~= 1 then return end
+  local ver = ctx.len >= p + 1 and tvb(p, 1):uint() or 2
+  -- version 1 (the previous wire): a CM_REQ, or the CM_REJ refusing it
+  if ver ~= 2 and (ver ~= 1 or (op ~= 0xE0 and op ~= 0xE3)) then return end
   p = p + 24
   if cm_has_params(op) then
-    st = header(ctx, "cmp", p, 20)
-    add(ctx, st, "cm_sock_type", p, 1)
-    local it = add(ctx, st, "cm_mpr", p + 1, 1)
-    if it then it:append_text(string.format(" (%d PSNs)", tvb(p + 1, 1):uint() * 128)) end
-    add(ctx, st, "cm_max_payload", p + 2, 2)
-    add_rsvd(ctx, st, p + 4, 1)
-    add(ctx, st, "cm_init_psn", p + 5, 3)
-    add(ctx, st, "cm_rkey", p + 8, 4)
-    add(ctx, st, "cm_rcv_window", p + 12, 4)
-    local caps = add(ctx, st, "cm_caps", p + 16, 4)
-    if caps then
-      add(ctx, caps, "cap_tseth", p + 16, 4)
-      add(ctx, caps, "cap_trim", p + 16, 4)
-      add(ctx, caps, "cap_icrc", p + 16, 4)
-      add(ctx, caps, "cap_credit", p + 16, 4)
-    end
+    dissect_cm_params(ctx, "cmp", p)
+    if op == 0xE2 then dissect_cm_params(ctx, "cmq", p + 20) end
   elseif op == 0xE3 then
     st = header(ctx, "rej", p, 4)
     add(ctx, st, "rej_reason", p, 1)

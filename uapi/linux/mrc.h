@@ -393,6 +393,12 @@ enum mrc_event_type {
  * @MRC_MIB_IN_TRANSPORT_ACK: RoCE Transport ACKs (opcode 0xD1) received:
  *	decoded, counted and ignored (MRC for Linux acknowledges with SACKs
  *	and sends none).
+ * @MRC_MIB_HS_COOKIE_SENT: CM_REPs sent by listeners keeping no state: each
+ *	carries a cookie (a keyed MAC) that the requester's CM_RTU must echo.
+ * @MRC_MIB_HS_COOKIE_BAD: CM_RTUs for no connection whose cookie is not one of
+ *	ours (forged, or a field changed): dropped, nothing created.
+ * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but is more than
+ *	two slots (4 s each) old: dropped, nothing created.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -453,6 +459,9 @@ enum mrc_mib {
 	MRC_MIB_RESET_NO_CONN_SENT,
 	MRC_MIB_CTL_DROP_RATELIMIT,
 	MRC_MIB_IN_TRANSPORT_ACK,
+	MRC_MIB_HS_COOKIE_SENT,
+	MRC_MIB_HS_COOKIE_BAD,
+	MRC_MIB_HS_COOKIE_EXPIRED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

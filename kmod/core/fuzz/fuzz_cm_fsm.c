@@ -5,8 +5,8 @@
  * nothing) and the clock could produce them.
  *
  * Input: byte 0 chooses the side (bit 0: passive) and whether the data is
- * acknowledged; then 3-byte records: event (timer, close, CM message, keyed
- * data), the time step (in ms, up to 255) and the message's facts
+ * acknowledged; then 3-byte records: event (timer, close, CM message, any
+ * other packet from the peer, a NO_CONN RESET among them), the time step (in ms, up to 255) and the message's facts
  * (opcode and flag bits). After every event the action must fit the
  * state it was taken in (see check()).
  */
@@ -38,16 +38,22 @@ static void check(u8 state, u64 now, const struct mrc_cm_fsm *f,
 		abort();	/* never a timer in the past */
 	if (a->start && a->state != MRC_ST_ESTABLISHED)
 		abort();
-	if (a->accept && (!a->start || state != MRC_ST_REP_SENT))
-		abort();	/* only a completing accepted side is queued */
+	if (a->accept)
+		abort();	/* only mrc_cm_fsm_accept() queues a child */
 	if (a->timeout && (!a->done || a->err != ETIMEDOUT))
 		abort();
 	if (a->done && a->err < 0)
 		abort();
 	/* A retransmitted message is the one its state waits on. */
 	if (a->new_ev && !((state == MRC_ST_REQ_SENT && a->send == MRC_OP_CM_REQ) ||
-			   (state == MRC_ST_REP_SENT && a->send == MRC_OP_CM_REP) ||
+			   ((state == MRC_ST_ESTABLISHED ||
+			     state == MRC_ST_PEER_CLOSED) &&
+			    a->send == MRC_OP_CM_RTU) ||
 			   (state == MRC_ST_DREQ_SENT && a->send == MRC_OP_CM_DREQ)))
+		abort();
+	/* only an unanswered CM_RTU is retransmitted */
+	if (a->send == MRC_OP_CM_RTU && state != MRC_ST_REQ_SENT &&
+	    !f->rtu_pending)
 		abort();
 	if (f->next > f->deadline + MRC_CM_RTO_MAX_NS)
 		abort();
@@ -99,9 +105,19 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				abort();	/* a stranger changes nothing */
 			break;
 		}
-		default:
-			mrc_cm_fsm_keyed_data(state, &a);
+		default: {
+			bool drop, noconn = bits & 1;
+			bool pending = f.rtu_pending;
+
+			drop = mrc_cm_fsm_peer_pkt(&f, noconn, (u32)bits << 16 |
+						   data[i + 1], &a);
+			/* only a NO_CONN RESET is ever dropped */
+			if (drop && !noconn)
+				abort();
+			if (pending && !noconn && f.rtu_pending)
+				abort();	/* any other packet answers */
 			break;
+		}
 		}
 		check(before, now, &f, &a);
 		if (a.state)

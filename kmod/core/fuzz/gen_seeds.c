@@ -117,6 +117,7 @@ int main(int argc, char **argv)
 		p.u.cm.params.mpr = 8;
 		p.u.cm.params.max_payload = 1400;
 		p.u.cm.params.rcv_window = 1 << 20;
+		p.u.cm.req_params = p.u.cm.params;	/* CM_RTU: echoed */
 		p.u.cm.rej_reason = MRC_REJ_NO_LISTENER;
 		snprintf(name, sizeof(name), "cm_%02x", op);
 		err |= write_seed(dir, name, &p);

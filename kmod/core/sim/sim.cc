@@ -7,6 +7,7 @@
 extern "C" {
 #include "mrc_cm.h"
 #include "mrc_cm_fsm.h"
+#include "mrc_cookie.h"
 }
 
 #include <algorithm>
@@ -115,6 +116,9 @@ struct Endpoint {
 	uint64_t cm_timer_gen = 0;
 	uint32_t cm_ev = 0;
 	mrc_cm_params lparams{};
+	mrc_cm_params rparams{}; // the peer's, from its CM_REP or the CM_RTU
+	mrc_conn_params p{};     // the engine's, keys completed at start
+	std::vector<mrc_path_cand> cands;
 	bool started = false, cm_over = false;
 	int cm_err = 0;
 	uint64_t cm_over_ns = 0;
@@ -137,6 +141,7 @@ private:
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
 	uint64_t now_ = 0, seq_ = 0;
 	uint64_t cookie_ = 0;
+	mrc_cookie_key key_{}; // B's cookie key (a stateless listener)
 	bool closing_ = false;
 	Endpoint ep_[2];
 	// per path, per direction (0: A->B, 1: B->A)
@@ -172,6 +177,7 @@ private:
 	uint64_t rto_at_fault_[2] = {0, 0};
 	void cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev);
 	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode);
+	mrc_cookie_conn cookie_conn() const;
 };
 
 void Sim::log(const char *fmt, ...)
@@ -236,6 +242,8 @@ bool Sim::setup_endpoint(int side)
 	e.lparams.init_psn = p.tx_init_psn;
 	e.lparams.r_key = p.rx_r_key;
 	e.lparams.rcv_window = (uint32_t)sc_.rcvbuf;
+	e.p = p;
+	e.cands = cands;
 	e.cm_ev = (uint16_t)mix64(seed_ * 13 + side);
 	e.total = side ? sc_.bytes_ba : sc_.bytes_ab;
 	e.peer_total = side ? sc_.bytes_ab : sc_.bytes_ba;
@@ -320,17 +328,28 @@ bool Sim::deliver(const Packet &p)
 			    mrc_wire_err_name(derr));
 	if (pkt.bth.dest_qpn == MRC_QPN_CM)
 		return cm_input(p.to, pkt, p.wire_ev);
+	// B before the CM_RTU built its side: no connection; data gets a
+	// NO_CONN RESET back on its EV (mrc_hs_reset_unknown())
 	if (!e.started) {
+		mrc_pkt rst;
+		uint8_t buf[MRC_PKT_HDR_MAX];
+
+		if (!e.cm_over && mrc_cm_reset_unknown(&pkt, &rst)) {
+			int len = mrc_pkt_encode(&rst, buf, sizeof(buf));
+
+			if (len < 0)
+				return fail("RESET encode");
+			log("side %d answers data with a NO_CONN RESET", p.to);
+			transmit(p.to, p.wire_ev % (sc_.planes * sc_.per_plane), p.wire_ev,
+				 std::vector<uint8_t>(buf, buf + len));
+		}
+		return true;
+	}
+	// anything from B answers A's CM_RTU
+	{
 		mrc_cm_act a;
 
-		// the accepted side completes on data carrying its key (a lost RTU)
-		if (pkt.type != MRC_PKT_DATA || pkt.u.data.r_key != e.lparams.r_key)
-			return true;
-		mrc_cm_fsm_keyed_data(e.cm_state, &a);
-		if (!cm_act(p.to, a))
-			return false;
-		if (!e.started)
-			return fail("keyed data did not complete the handshake");
+		mrc_cm_fsm_peer_pkt(&e.cm, false, mrc_conn_snd_nxt_psn(&e.conn), &a);
 	}
 	if (e.cm_over)
 		return true; // the connection ended: the socket is gone
@@ -523,8 +542,10 @@ std::vector<uint8_t> Sim::cm_bytes(int side, uint8_t opcode)
 	cm.cookie = cookie_;
 	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
 		cm.params = e.lparams;
-	else if (opcode == MRC_OP_CM_RTU)
-		cm.params = ep_[1 - side].lparams; // the REP's, echoed
+	if (opcode == MRC_OP_CM_RTU) {
+		cm.params = e.rparams; // the REP's, echoed
+		cm.req_params = e.lparams;
+	}
 	mrc_cm_pkt(&pkt, opcode, &cm);
 	int n = mrc_pkt_encode(&pkt, buf, sizeof(buf));
 	if (n < 0) {
@@ -589,6 +610,16 @@ bool Sim::cm_act(int side, const mrc_cm_act &a)
 			return fail("engine started twice");
 		e.started = true;
 		e.last_progress = now_;
+		// the keys the handshake agreed on (B's are its cookie's)
+		e.p.tx_init_psn = e.lparams.init_psn;
+		e.p.rx_r_key = e.lparams.r_key;
+		e.p.rx_init_psn = e.rparams.init_psn;
+		e.p.tx_r_key = e.rparams.r_key;
+		std::fill(e.storage.begin(), e.storage.end(), 0);
+		e.conn = mrc_conn{};
+		if (mrc_conn_init(&e.conn, &e.p, e.storage.data(), e.cands.data(), e.cands.size(),
+				  now_))
+			return fail("mrc_conn_init at start failed");
 	}
 	if (a.state)
 		e.cm_state = a.state;
@@ -622,18 +653,43 @@ bool Sim::cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev)
 	mrc_cm_facts m{};
 	mrc_cm_act a;
 
-	if (pkt.type != MRC_PKT_CM)
+	if (pkt.type != MRC_PKT_CM) {
+		// a NO_CONN RESET answering data that overtook our CM_RTU
+		if (e.started && !e.cm_over && pkt.u.reset.reason == MRC_RESET_NO_CONN &&
+		    mrc_cm_fsm_peer_pkt(&e.cm, true, pkt.u.reset.psn, &a))
+			return cm_act(side, a);
+		if (e.cm_over)
+			return true;
 		return fail("unexpected RESET");
+	}
 	if (pkt.bth.opcode == MRC_OP_CM_REQ) {
 		if (side != 1)
 			return fail("CM_REQ to the connecting side");
 		if (mrc_cm_params_check(&cm.params))
 			return fail("CM_REQ parameters refused");
-		if (e.cm_state != MRC_ST_CLOSED || e.cm_over) {
-			if (e.cm_state == MRC_ST_REP_SENT)
-				cm_send(side, MRC_OP_CM_REP); // a retried REQ
+		if (e.started || e.cm_over)
 			return true;
-		}
+		// the listener keeps nothing: its CM_REP carries a cookie
+		mrc_cookie_conn c = cookie_conn();
+		c.cookie = cm.cookie;
+		c.req = cm.params;
+		c.rep = e.lparams;
+		mrc_cookie_make(&key_, now_, &c);
+		e.lparams.init_psn = c.rep.init_psn;
+		e.lparams.r_key = c.rep.r_key;
+		cm_reply_stateless(side, MRC_OP_CM_REP, wire_ev);
+		return true;
+	}
+	if (pkt.bth.opcode == MRC_OP_CM_RTU && side == 1 && !e.started && !e.cm_over) {
+		// the CM_RTU proves A saw the CM_REP: B's side is built from it
+		const mrc_cookie_conn addrs = cookie_conn();
+		mrc_cookie_conn c;
+
+		mrc_cookie_from_rtu(&c, addrs.raddr, addrs.laddr, &cm);
+		if (mrc_cookie_check(&key_, now_, &c) != MRC_COOKIE_OK)
+			return fail("CM_RTU cookie refused");
+		e.lparams = cm.params;
+		e.rparams = cm.req_params;
 		mrc_cm_fsm_accept(&e.cm, now_, &a);
 		return cm_act(side, a);
 	}
@@ -650,12 +706,31 @@ bool Sim::cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev)
 	m.rtu_ok = cm.params.r_key == e.lparams.r_key && cm.params.init_psn == e.lparams.init_psn;
 	m.rej_reason = cm.rej_reason;
 	m.has_conn = true;
+	m.snd_nxt = e.started ? mrc_conn_snd_nxt_psn(&e.conn) : 0;
 	if (!m.ours)
 		return fail("a CM message not of this attempt");
 	if (m.opcode == MRC_OP_CM_REP && mrc_cm_params_check(&cm.params))
 		return fail("CM_REP parameters refused");
 	mrc_cm_fsm_msg(&e.cm, e.cm_state, &m, now_, &a);
+	if (a.start && m.opcode == MRC_OP_CM_REP)
+		e.rparams = cm.params;
 	return cm_act(side, a);
+}
+
+// The addresses and QPNs of the simulated connection, for B's cookies.
+mrc_cookie_conn Sim::cookie_conn() const
+{
+	mrc_cookie_conn c{};
+
+	c.raddr[0] = 0xfd;
+	c.raddr[15] = 0xa;
+	c.laddr[0] = 0xfd;
+	c.laddr[15] = 0xb;
+	c.port = 4791;
+	c.client_port = 40000;
+	c.rqpn = 0x100;
+	c.lqpn = 0x200;
+	return c;
 }
 
 void Sim::apply_planes()
@@ -722,6 +797,8 @@ Result Sim::run()
 			q_.push({sc_.read_period_ns, seq_++, 2, s, 0, nullptr});
 	// A connects; B starts when the handshake completes (cm_act()).
 	cookie_ = mix64(seed_ * 17 + 3);
+	key_.k[0] = mix64(seed_ * 19 + 5);
+	key_.k[1] = mix64(seed_ * 23 + 7);
 	{
 		mrc_cm_act a;
 

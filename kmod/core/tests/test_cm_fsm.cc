@@ -138,33 +138,26 @@ TEST(CmFsm, TimerBeforeDueSendsNothing)
 	EXPECT_EQ(c.a.timer, kT0 + MRC_CM_RTO_INIT_NS);
 }
 
-TEST(CmFsm, PassiveCompletesOnRtuOrKeyedData)
+TEST(CmFsm, PassiveIsEstablishedFromTheRtuAndConfirmsIt)
 {
 	Conn c;
 
 	c.Accept(kT0);
-	EXPECT_EQ(c.state, MRC_ST_REP_SENT);
-	EXPECT_EQ(c.a.send, MRC_OP_CM_REP);
-	EXPECT_EQ(c.f.deadline, kT0 + MRC_CM_HALF_OPEN_NS);
-	c.Msg(MRC_OP_CM_RTU, kT0 + kMs);
 	EXPECT_TRUE(c.a.start);
 	EXPECT_TRUE(c.a.accept);
 	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
-
-	Conn d;
-
-	d.Accept(kT0);
-	mrc_cm_fsm_keyed_data(d.state, &d.a);
-	d.Apply();
-	EXPECT_TRUE(d.a.start);
-	EXPECT_TRUE(d.a.accept);
-	EXPECT_EQ(d.state, MRC_ST_ESTABLISHED);
-	// Once established, more keyed data changes nothing.
-	mrc_cm_fsm_keyed_data(d.state, &d.a);
-	EXPECT_TRUE(Nothing(d.a));
+	EXPECT_EQ(c.a.send, MRC_OP_CM_REP) << "the requester stops its RTUs on it";
+	EXPECT_EQ(c.a.timer, 0u) << "nothing to retransmit: the requester does";
+	// A copy of the RTU (our REP was lost) is answered again, no more.
+	c.Msg(MRC_OP_CM_RTU, kT0 + kMs);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_REP);
+	EXPECT_TRUE(c.a.fan_out);
+	EXPECT_FALSE(c.a.start);
+	EXPECT_FALSE(c.a.accept);
+	EXPECT_FALSE(c.a.state);
 }
 
-TEST(CmFsm, RtuMustEchoOurKeyAndComeFromThePeer)
+TEST(CmFsm, RtuCopyMustEchoOurKeyAndComeFromThePeer)
 {
 	Conn c;
 	struct mrc_cm_facts m = Conn::Peer();
@@ -177,18 +170,129 @@ TEST(CmFsm, RtuMustEchoOurKeyAndComeFromThePeer)
 	m.from_peer = false;
 	c.Msg(MRC_OP_CM_RTU, kT0, m);
 	EXPECT_TRUE(Nothing(c.a));
-	EXPECT_EQ(c.state, MRC_ST_REP_SENT);
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
 }
 
-TEST(CmFsm, HalfOpenTimesOut)
+TEST(CmFsm, RtuIsRetransmittedUntilTheRepAnswersIt)
 {
 	Conn c;
 
-	c.Accept(kT0);
-	c.Timer(kT0 + MRC_CM_HALF_OPEN_NS);
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	EXPECT_TRUE(c.f.rtu_pending);
+	EXPECT_EQ(c.a.timer, kT0 + MRC_CM_RTO_INIT_NS);
+	c.Timer(kT0 + MRC_CM_RTO_INIT_NS);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
+	EXPECT_TRUE(c.a.new_ev);
+	EXPECT_TRUE(c.a.fan_out);
+	EXPECT_GT(c.a.timer, kT0 + MRC_CM_RTO_INIT_NS);
+	// The accepted side's REP: answered, nothing more to send.
+	c.Msg(MRC_OP_CM_REP, kT0 + 30 * kMs);
+	EXPECT_TRUE(Nothing(c.a)) << "no RTU for a REP once established";
+	EXPECT_FALSE(c.f.rtu_pending);
+	c.Timer(kT0 + 1000 * kMs);
+	EXPECT_TRUE(Nothing(c.a));
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
+}
+
+TEST(CmFsm, RtuRepFromAnotherQpnIsNoAnswer)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	m.from_peer = false;
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs, m);
+	EXPECT_TRUE(Nothing(c.a));
+	EXPECT_TRUE(c.f.rtu_pending);
+}
+
+TEST(CmFsm, AnyPacketFromThePeerAnswersTheRtuButANoConnReset)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	// The listener has not built it yet: its NO_CONN RESET is dropped
+	// and the RTU goes again at once.
+	EXPECT_TRUE(mrc_cm_fsm_peer_pkt(&c.f, true, 100, &c.a));
+	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
+	EXPECT_TRUE(c.a.new_ev);
+	EXPECT_TRUE(c.f.rtu_pending);
+	// A SACK: answered; 110 is the next PSN we send.
+	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, false, 110, &c.a));
+	EXPECT_TRUE(Nothing(c.a));
+	EXPECT_FALSE(c.f.rtu_pending);
+	// A late NO_CONN RESET for data sent before: dropped, no RTU.
+	EXPECT_TRUE(mrc_cm_fsm_peer_pkt(&c.f, true, 109, &c.a));
+	EXPECT_TRUE(Nothing(c.a));
+	// One for data sent after is the peer's word: delivered.
+	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, true, 110, &c.a));
+	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, true, 5000, &c.a));
+	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, true, 110 - MRC_CM_EARLY_PSNS - 1, &c.a));
+	c.Timer(kT0 + MRC_CM_RTU_NS);
+	EXPECT_TRUE(Nothing(c.a));
+}
+
+TEST(CmFsm, PsnGuardWrapsAround)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	m.snd_nxt = 5; // PSNs 0xfffffa .. 4 went before the answer
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs, m);
+	EXPECT_FALSE(c.f.rtu_pending);
+	EXPECT_TRUE(mrc_cm_fsm_peer_pkt(&c.f, true, 0xfffffa, &c.a));
+	EXPECT_TRUE(mrc_cm_fsm_peer_pkt(&c.f, true, 4, &c.a));
+	EXPECT_FALSE(mrc_cm_fsm_peer_pkt(&c.f, true, 5, &c.a));
+}
+
+TEST(CmFsm, PeersDreqAnswersTheRtu)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	ASSERT_TRUE(c.f.rtu_pending);
+	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs);
+	EXPECT_FALSE(c.f.rtu_pending) << "the peer's connection exists";
+	EXPECT_EQ(c.state, MRC_ST_PEER_CLOSED);
+	c.Timer(kT0 + MRC_CM_RTO_INIT_NS);
+	EXPECT_NE(c.a.send, MRC_OP_CM_RTU);
+}
+
+TEST(CmFsm, UnansweredRtuTimesOut)
+{
+	Conn c;
+	u32 sends = 0;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0 + kMs);
+	while (c.state == MRC_ST_ESTABLISHED) {
+		ASSERT_GT(c.a.timer, 0u);
+		c.Timer(c.a.timer);
+		sends += c.a.send == MRC_OP_CM_RTU;
+		ASSERT_LT(sends, 100u);
+	}
 	EXPECT_TRUE(c.a.done);
 	EXPECT_TRUE(c.a.timeout);
 	EXPECT_EQ(c.a.err, ETIMEDOUT);
+	EXPECT_GE(sends, 8u);
+}
+
+TEST(CmFsm, CloseWithRtuPendingSendsDreqInstead)
+{
+	Conn c;
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0 + kMs, true);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREQ);
+	EXPECT_FALSE(c.f.rtu_pending);
+	EXPECT_EQ(c.state, MRC_ST_DREQ_SENT);
 }
 
 TEST(CmFsm, MessagesNotOfThisAttemptAreIgnored)
@@ -204,24 +308,6 @@ TEST(CmFsm, MessagesNotOfThisAttemptAreIgnored)
 		EXPECT_TRUE(Nothing(c.a)) << int(op);
 		EXPECT_EQ(c.state, MRC_ST_REQ_SENT);
 	}
-}
-
-TEST(CmFsm, RepeatedRepIsAnsweredWithRtuOnly)
-{
-	Conn c;
-
-	c.Connect(kT0);
-	c.Msg(MRC_OP_CM_REP, kT0);
-	c.Msg(MRC_OP_CM_REP, kT0 + kMs);
-	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
-	EXPECT_FALSE(c.a.start) << "the engine starts once";
-	EXPECT_FALSE(c.a.state);
-	// From another QPN: not the peer's, not answered.
-	struct mrc_cm_facts m = Conn::Peer();
-
-	m.from_peer = false;
-	c.Msg(MRC_OP_CM_REP, kT0 + kMs, m);
-	EXPECT_TRUE(Nothing(c.a));
 }
 
 TEST(CmFsm, RejectEndsConnectExceptAFullBacklogBeforeTheDeadline)
@@ -281,7 +367,6 @@ TEST(CmFsm, PeerClosesFirst)
 	Conn c;
 
 	c.Accept(kT0);
-	c.Msg(MRC_OP_CM_RTU, kT0);
 	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs);
 	EXPECT_EQ(c.state, MRC_ST_PEER_CLOSED);
 	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
@@ -306,7 +391,6 @@ TEST(CmFsm, DreqNeedsTheEngineAndThePeer)
 	struct mrc_cm_facts m = Conn::Peer();
 
 	c.Accept(kT0);
-	c.Msg(MRC_OP_CM_RTU, kT0);
 	m.from_peer = false;
 	c.Msg(MRC_OP_CM_DREQ, kT0, m);
 	EXPECT_TRUE(Nothing(c.a));

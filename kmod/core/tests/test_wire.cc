@@ -95,7 +95,16 @@ mrc_pkt cm(u8 op)
 	p.u.cm.src_qpn = 0x000010;
 	p.u.cm.dst_qpn = op == MRC_OP_CM_REQ ? 0 : 0xfffff0;
 	p.u.cm.cookie = 0x0123456789abcdefULL;
-	p.u.cm.version = MRC_CM_VERSION; // as decoded
+	p.u.cm.version = MRC_CM_VERSION;
+	if (op == MRC_OP_CM_RTU) {
+		p.u.cm.req_params.sock_type = MRC_CM_SOCK_SEQPACKET;
+		p.u.cm.req_params.mpr = 8;
+		p.u.cm.req_params.max_payload = 9000;
+		p.u.cm.req_params.init_psn = 0xfedcba;
+		p.u.cm.req_params.r_key = 0xa5a5a5a5;
+		p.u.cm.req_params.rcv_window = 65536;
+		p.u.cm.req_params.caps = MRC_CAP_CREDIT;
+	}
 	if (op == MRC_OP_CM_REQ || op == MRC_OP_CM_REP || op == MRC_OP_CM_RTU) {
 		p.u.cm.params.sock_type = MRC_CM_SOCK_SEQPACKET;
 		p.u.cm.params.mpr = 64;
@@ -518,6 +527,13 @@ TEST(Wire, EveryDecoderRejection)
 				m.push_back({"sock_type", p, 36, 2, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"mpr0", p, 37, 0, false, -MRC_WERR_BAD_FIELD});
 				m.push_back({"psn_rsvd", p, 40, 1, false, -MRC_WERR_RESERVED});
+			}
+			if (op == MRC_OP_CM_RTU) {
+				// the CM_REQ's parameters, echoed after the CM_REP's
+				m.push_back(
+				    {"req_sock_type", p, 56, 2, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"req_mpr0", p, 57, 0, false, -MRC_WERR_BAD_FIELD});
+				m.push_back({"req_psn_rsvd", p, 60, 1, false, -MRC_WERR_RESERVED});
 			}
 			break;
 		case MRC_PKT_RESET:

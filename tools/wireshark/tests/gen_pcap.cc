@@ -302,6 +302,11 @@ void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint32_t ev, uint8_
 	c.params.r_key = 0x5eed0000 | op;
 	c.params.rcv_window = 4 << 20;
 	c.params.caps = MRC_CAP_TSETH | MRC_CAP_TRIM_NACK | MRC_CAP_CREDIT;
+	if (op == MRC_OP_CM_RTU) {
+		c.req_params = c.params;
+		c.req_params.mpr = 8;
+		c.req_params.r_key = 0x0dd0000 | op;
+	}
 	c.rej_reason = rej;
 	mrc_pkt p;
 	mrc_cm_pkt(&p, op, &c);
@@ -325,6 +330,11 @@ void cm(uint8_t op, uint32_t src, uint32_t dst, uint8_t rej, uint32_t ev, uint8_
 		expect(f, "mrc.cm.caps.trim_nack", 1);
 		expect(f, "mrc.cm.caps.icrc", 0);
 		expect(f, "mrc.cm.caps.credit", 1);
+	}
+	if (op == MRC_OP_CM_RTU) {
+		expect(f, "mrc.cm.req.mpr", c.req_params.mpr);
+		expect(f, "mrc.cm.req.r_key", c.req_params.r_key);
+		expect(f, "mrc.cm.req.init_psn", c.req_params.init_psn);
 	}
 	if (op == MRC_OP_CM_REJ)
 		expect(f, "mrc.cm.rej_reason", rej);
@@ -749,6 +759,8 @@ int main(int argc, char **argv)
 	edit(MRC_OP_EP_RESPONSE, false, {{12, 7}});             // unknown op
 	edit(MRC_OP_CM_REQ, false, {{12, 3}});                  // CM version 3
 	edit(MRC_OP_CM_REP, false, {{12, 1}});                  // a v1 REP
+	edit(MRC_OP_CM_RTU, false, {{57, 0}});                  // echoed REQ mpr 0
+	edit(MRC_OP_CM_RTU, false, {{60, 1}});                  // its init_psn byte
 	edit(MRC_OP_CM_REQ, false, {{36, 2}});                  // sock_type 2
 	edit(MRC_OP_CM_REQ, false, {{37, 0}});                  // mpr 0
 	edit(MRC_OP_CM_REQ, false, {{38, 0}, {39, 0}});         // max_payload 0
