@@ -828,21 +828,29 @@ static void mrc_glue_deliver(struct mrc_sock *msk, u64 deliver_off)
  * are refused (NACK NO_PKT_BUFFER) instead of waiting for credit. As TCP
  * scales its window by the payload-to-truesize ratio it sees, the credit
  * follows the ratio of what arrives; large packets keep rcvbuf / 2.
+ * The window never drops below one full packet (the sender waits for
+ * credit of a whole one).
  */
 static void mrc_glue_rx_window(struct mrc_sock *msk, u32 len, u32 truesize)
 {
 	struct sock *sk = &msk->sk;
 	u32 r = truesize ? min_t(u32, div_u64((u64)len << 10, truesize),
 				 1024) : 1024;
-	u64 win;
+	u64 win, floor;
 
 	if (!msk->rx_ratio)
 		msk->rx_ratio = r;
 	else
 		msk->rx_ratio = msk->rx_ratio - (msk->rx_ratio >> 3) + (r >> 3);
 	win = (2ULL * READ_ONCE(sk->sk_rcvbuf) * msk->rx_ratio) >> 10;
-	win = clamp_t(u64, win, MRC_GLUE_RX_WINDOW_MIN,
-		      mrc_glue_rcv_window(sk));
+	/*
+	 * Never below one full packet: a sender waits for credit of a whole
+	 * packet before it sends one (silly-window avoidance), so a smaller
+	 * window would stall a stream of large packets for good.
+	 */
+	floor = max_t(u64, MRC_GLUE_RX_WINDOW_MIN,
+		      msk->params ? msk->params->max_payload : U16_MAX);
+	win = min_t(u64, max(win, floor), mrc_glue_rcv_window(sk));
 	mrc_conn_set_rcvbuf(msk->conn, win);
 }
 
