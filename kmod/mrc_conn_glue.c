@@ -747,19 +747,27 @@ bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask)
  */
 int mrc_glue_push(struct mrc_sock *msk)
 {
+	struct net *net = sock_net(&msk->sk);
 	struct mrc_conn *conn = msk->conn;
 	int budget = MRC_GLUE_PUSH_BUDGET;
 	struct mrc_tx_desc d;
 	struct mrc_pkt pkt;
 	u64 now;
 	u32 ev;
+	int r;
 
 	if (!mrc_glue_live(msk))
 		return 0;
 	now = ktime_get_ns();
-	while (budget > 0 && mrc_conn_next_ctrl(conn, now, &pkt, &ev) > 0) {
-		mrc_glue_send_ctrl(msk, &pkt, ev);
+	while (budget > 0 && (r = mrc_conn_next_ctrl(conn, now, &pkt, &ev))) {
 		budget--;
+		/* A path probe waits when the namespace's budget is spent. */
+		if (r == 2 && !__ratelimit(&mrc_dp_net(net)->probe_rl)) {
+			mrc_conn_probe_unsent(conn, ev, now);
+			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_DEFERRED);
+			continue;
+		}
+		mrc_glue_send_ctrl(msk, &pkt, ev);
 	}
 	while (budget > 0 && mrc_conn_next_tx(conn, now, &d) > 0) {
 		mrc_glue_send_data(msk, &d);

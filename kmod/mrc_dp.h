@@ -52,6 +52,15 @@ struct mrc_skb_cb {
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
 
+/*
+ * Path probes per namespace and second, all connections together: a
+ * host whose paths all fail at once (200 connections, 8 paths each,
+ * probed every 5 ms) would otherwise send 320,000 probes a second into
+ * the failure. 4000 covers 20 assumed-bad paths at the default policy's
+ * probe interval; beyond it probes wait their turn.
+ */
+#define MRC_PROBE_RATE_PER_SEC	4000
+
 /**
  * struct mrc_dp_net - per-namespace state of the data path (mrc_netns.c
  * sets it up and tears it down).
@@ -66,6 +75,12 @@ struct mrc_skb_cb {
  * @ep_lock: protects @ep_probes (taken in softirq).
  * @ep_probes: EV probes waiting for their answer (struct mrc_ep_probe).
  * @ep_rl: rate limit of endpoint requests answered or applied.
+ * @rep_rl: rate limit of the CM_REPs listeners send (each answers a
+ *	CM_REQ keeping nothing: a spoofed flood is reflected at most this
+ *	fast; a CM_REQ over it is dropped, and its requester retries).
+ * @probe_rl: the namespace's budget of path probes (every connection's
+ *	probes of backups and assumed-bad paths together); a probe over
+ *	it is held back, not counted against its path.
  * @ctl_rl: rate limit of stateless control work: RESETs answering data
  *	for an unknown connection (mrc_hs_reset_unknown()) and the lookups
  *	of NO_CONN RESETs received (mrc_table_lookup_peer()).
@@ -89,6 +104,8 @@ struct mrc_dp_net {
 	spinlock_t ep_lock;	/* the list of waiting probes */
 	struct list_head ep_probes;
 	struct ratelimit_state ep_rl;
+	struct ratelimit_state rep_rl;
+	struct ratelimit_state probe_rl;
 	struct ratelimit_state ctl_rl;
 	struct mrc_cookie_key cookie_key;
 	struct mrc_cookie_used {

@@ -102,6 +102,9 @@ void mrc_hs_net_init(struct mrc_dp_net *dn)
 {
 	ratelimit_state_init(&dn->ctl_rl, HZ, MRC_HS_CTL_RATE_PER_SEC);
 	ratelimit_set_flags(&dn->ctl_rl, RATELIMIT_MSG_ON_RELEASE);
+	/* 100 ms windows: a flood cannot spend a whole second's budget at once. */
+	ratelimit_state_init(&dn->rep_rl, HZ / 10, MRC_HS_REP_RATE_PER_SEC / 10);
+	ratelimit_set_flags(&dn->rep_rl, RATELIMIT_MSG_ON_RELEASE);
 	get_random_bytes(&dn->cookie_key, sizeof(dn->cookie_key));
 }
 
@@ -602,6 +605,11 @@ static void mrc_hs_rep_stateless(struct net *net, struct mrc_sock *l,
 	struct mrc_flow fl;
 	struct mrc_pkt pkt;
 
+	/* Before any work: a flood over the budget costs no MAC, no route. */
+	if (!__ratelimit(&mrc_dp_net(net)->rep_rl)) {
+		MRC_INC_STATS(net, MRC_MIB_HS_REQ_DROP_RATELIMIT);
+		return;
+	}
 	c.lqpn = mrc_hs_free_qpn(net);
 	if (!c.lqpn) {
 		mrc_hs_reply_stateless(net, skb, req, MRC_OP_CM_REJ,

@@ -13,6 +13,8 @@ struct mrc_dp_net;
 
 /* Stateless control work (NO_CONN RESETs sent, and looked up) per namespace and second. */
 #define MRC_HS_CTL_RATE_PER_SEC	1000
+/* CM_REPs (stateless answers to CM_REQs) per namespace and second. */
+#define MRC_HS_REP_RATE_PER_SEC	10000
 
 void mrc_hs_net_init(struct mrc_dp_net *dn);
 void mrc_hs_reset_unknown(struct net *net, struct sk_buff *skb,

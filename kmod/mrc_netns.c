@@ -77,6 +77,10 @@ static int __net_init mrc_dp_net_init(struct net *net)
 	dn->next_port = MRC_EPHEMERAL_LO;
 	mrc_ep_net_init(dn);
 	mrc_hs_net_init(dn);
+	/* 100 ms windows: a budget spent early in a window waits 100 ms. */
+	ratelimit_state_init(&dn->probe_rl, HZ / 10,
+			     MRC_PROBE_RATE_PER_SEC / 10);
+	ratelimit_set_flags(&dn->probe_rl, RATELIMIT_MSG_ON_RELEASE);
 	/* Last: from here on configuration changes reach the connections. */
 	return mrc_conn_list_net_init(net);
 }

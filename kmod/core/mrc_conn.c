@@ -202,6 +202,38 @@ void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when)
 		conn->probe_deadline = when ? when : 1;
 }
 
+/**
+ * mrc_conn_data_moved() - data was sent or accepted: probing runs.
+ * @conn: connection.
+ * @now: current time.
+ *
+ * Backups and ASSUMED_BAD paths are probed only while data moves (see
+ * mrc_conn_probes_paused()); the first data after a pause starts the
+ * probe poll again at once, so a path that healed while the connection
+ * was idle is found within a probe interval of the data's return.
+ */
+void mrc_conn_data_moved(struct mrc_conn *conn, u64 now)
+{
+	conn->data_at = now;
+	if (conn->probes_idle) {
+		conn->probes_idle = false;
+		mrc_conn_probe_soon(conn, now);
+	}
+}
+
+/*
+ * Whether path probing pauses: nothing to send or in flight, and no data
+ * either way for rto_max. Probes only serve data: a backup proven alive,
+ * a failed path proven back. An idle connection probing them would cost
+ * every idle endpoint a packet per path per probe interval for nothing
+ * (keepalive, when asked for, is what watches an idle peer).
+ */
+static bool mrc_conn_probes_paused(const struct mrc_conn *conn, u64 now)
+{
+	return mrc_conn_tx_idle(conn) &&
+	       now - conn->data_at >= conn->paths.pol.rto_max_ns;
+}
+
 /*
  * A path's link went down: what it had in flight is gone. Queue it for
  * retransmission on the other paths now instead of at the RTO, so a link
@@ -331,6 +363,7 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	conn->evq_mask = l.ev_n - 1;
 	conn->peer_ports = ~0U;
 	conn->probe_deadline = now;
+	conn->data_at = now;
 	return 0;
 }
 
@@ -818,6 +851,11 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 		else
 			mrc_rtt_backoff(&conn->rtt);
 		conn->persist_probe = true;
+	}
+	if (conn->probe_deadline && now >= conn->probe_deadline &&
+	    mrc_conn_probes_paused(conn, now)) {
+		conn->probe_deadline = 0;
+		conn->probes_idle = true;
 	}
 	if (conn->probe_deadline && now >= conn->probe_deadline) {
 		room = MRC_CONN_PROBEQ - conn->probeq_n;

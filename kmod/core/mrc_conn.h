@@ -487,6 +487,9 @@ struct mrc_conn_ack {
  * @probeq: paths to probe.
  * @probeq_n: their number.
  * @probe_deadline: when mrc_path_probe_poll() is due (0: never).
+ * @probes_idle: path probing is paused: no data moved for a while
+ *	(mrc_conn_probes_paused()); the next data restarts it.
+ * @data_at: when data was last sent or accepted.
  * @probe_id: last probe id.
  * @persist_at: persist timer (0: off): zero window, no path, tail.
  * @persist_probe: a persist probe is to be sent.
@@ -571,6 +574,8 @@ struct mrc_conn {
 	u16 probeq[MRC_CONN_PROBEQ];
 	u32 probeq_n;
 	u64 probe_deadline;
+	bool probes_idle;
+	u64 data_at;
 	u32 probe_id;
 	u64 persist_at;
 	bool persist_probe;
@@ -634,6 +639,7 @@ void mrc_conn_data_pkt(const struct mrc_conn *conn,
 		       const struct mrc_tx_desc *d, struct mrc_pkt *pkt);
 int mrc_conn_build_data_hdr(const struct mrc_conn *conn,
 			    const struct mrc_tx_desc *d, u8 *buf, u32 cap);
+void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now);
 int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 		       u32 *ev);
 void mrc_conn_reset_pkt(const struct mrc_conn *conn, u8 reason, u32 psn,

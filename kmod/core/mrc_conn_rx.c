@@ -148,6 +148,7 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	mrc_rx_receive(&conn->rx, &rp, &res);
 
 	conn->st.rx_pkts++;
+	mrc_conn_data_moved(conn, now);
 	v->data = true;
 	v->place_off = d->va;
 	if (res.verdict == MRC_RX_NEW) {

@@ -246,6 +246,7 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	/* the tail of what is queued: ask for a SACK at once */
 	d->ack_req = !mrc_conn_has_new(conn);
 sent:
+	mrc_conn_data_moved(conn, now);
 	conn->persist_at = 0;
 	conn->st.tx_pkts++;
 	conn->st.tx_bytes += d->len;
@@ -386,7 +387,9 @@ static int mrc_conn_fan_path(struct mrc_conn *conn)
  * one of our usable paths and reflect the trigger's EV inside the SETH),
  * path probes (each on the path it tests), a persist probe.
  *
- * Return: 1 with @pkt and @ev filled, 0 when nothing is due.
+ * Return: 1 with @pkt and @ev filled, 2 when that packet is a path probe
+ * (which the caller may hold back: mrc_conn_probe_unsent()), 0 when
+ * nothing is due.
  */
 int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 		       u32 *ev)
@@ -454,12 +457,35 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			continue;
 		mrc_conn_build_probe(conn, now, pkt);
 		*ev = conn->paths.paths[idx].ev;
-		goto out;
+		conn->st.tx_ctrl++;
+		return 2;
 	}
 	return 0;
 out:
 	conn->st.tx_ctrl++;
 	return 1;
+}
+
+/**
+ * mrc_conn_probe_unsent() - the path probe mrc_conn_next_ctrl() just
+ * returned (return value 2) was not sent: the namespace's probe budget
+ * is spent.
+ * @conn: connection.
+ * @ev: the EV it was for.
+ * @now: current time.
+ *
+ * The path is not blamed: it is probed again a probe interval later.
+ */
+void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now)
+{
+	int idx = mrc_conn_path_of_ev(conn, ev);
+
+	if (idx < 0)
+		return;
+	mrc_path_probe_unsent(&conn->paths, idx, now);
+	conn->st.tx_ctrl--;
+	conn->st.probes_sent--;
+	mrc_conn_probe_soon(conn, conn->paths.paths[idx].next_probe);
 }
 
 /**

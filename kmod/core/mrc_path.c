@@ -699,6 +699,19 @@ void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 		mrc_path_probe_failed(t, idx, MRC_PR_PROBE_FAIL, now);
 }
 
+void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
+			   mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
+		return;
+	p = &t->paths[idx];
+	p->flags &= ~MRC_PATHF_PROBE_OUT;
+	p->stats.probes_sent--;
+	p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
+}
+
 u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 			u32 max, mrc_time_t *next)
 {

@@ -491,6 +491,19 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now);
 
 /**
+ * mrc_path_probe_unsent() - the probe mrc_path_probe_poll() asked for on
+ * path @idx was not sent (the namespace's probe budget was spent).
+ * @t: path table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Nothing is outstanding and nothing counts against the path: it is
+ * probed again one probe interval (with its backoff) later.
+ */
+void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
+			   mrc_time_t now);
+
+/**
  * mrc_path_set_plane() - the local plane went down or came up.
  * @t: table.
  * @plane: plane number.

@@ -105,6 +105,10 @@ const MibMetric kMib[] = {
      "CM_REPs sent by listeners keeping no state (each carries a cookie)."},
     {"mrc_handshake_cookies_refused", "reason", "bad", kCookieHelp},
     {"mrc_handshake_cookies_refused", "reason", "expired", kCookieHelp},
+    {"mrc_path_probes_deferred", nullptr, nullptr,
+     "Path probes held back by the namespace's probe budget (not counted as failures)."},
+    {"mrc_handshake_requests_ratelimited", nullptr, nullptr,
+     "CM_REQs left unanswered over the namespace's CM_REP budget (the requester retries)."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -94,6 +94,8 @@ const char *const kMibNames[] = {
     "HsCookieSent",
     "HsCookieBad",
     "HsCookieExpired",
+    "PathProbeDeferred",
+    "HsReqDropRateLimit",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

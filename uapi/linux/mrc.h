@@ -399,6 +399,11 @@ enum mrc_event_type {
  *	ours (forged, or a field changed): dropped, nothing created.
  * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but is more than
  *	two slots (4 s each) old: dropped, nothing created.
+ * @MRC_MIB_PATH_PROBE_DEFERRED: Path probes held back because the namespace's
+ *	probe budget (4000 per second) was spent: the path is probed later
+ *	and nothing counts against it.
+ * @MRC_MIB_HS_REQ_DROP_RATELIMIT: CM_REQs not answered because the namespace's
+ *	CM_REP budget (10000 per second) was spent: the requester retries.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -462,6 +467,8 @@ enum mrc_mib {
 	MRC_MIB_HS_COOKIE_SENT,
 	MRC_MIB_HS_COOKIE_BAD,
 	MRC_MIB_HS_COOKIE_EXPIRED,
+	MRC_MIB_PATH_PROBE_DEFERRED,
+	MRC_MIB_HS_REQ_DROP_RATELIMIT,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
