@@ -139,6 +139,13 @@ kill "$mon" 2>/dev/null
 plane=$(echo "$cut_ns" | sed -n 's/.*-t0[a-f]-\([0-9]*\)-.*/\1/p')
 grep -E "path-state .* plane $plane " "$out/monitor.txt" | head -4
 echo "... $(grep -c 'path-state' "$out/monitor.txt") path events in all"
+# How often a path of the cut plane came back and failed again: a dead
+# path must stay out (issue 17: the min-active floor once brought it
+# back over and over, "assumed-bad -> good reason min-active").
+ev_cut() { grep -E "path-state .* plane $plane .*$1" "$out/monitor.txt" | wc -l; }
+echo "plane $plane after the cut: $(ev_cut '-> assumed-bad') times out," \
+	"$(ev_cut 'assumed-bad -> good') back ($(ev_cut 'assumed-bad -> good reason min-active') by the min-active floor);" \
+	"PathFlaps $(A "$MRCCTL" stats | awk '$1 == "PathFlaps" { print $2 }')"
 run A "$MRCCTL" stats | grep -E "PathToBad|RetxRto|RetxSack|Recoveries" || true
 
 # make demo prints the verdict last, with the plot's path.
