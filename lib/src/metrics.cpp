@@ -105,6 +105,8 @@ const MibMetric kMib[] = {
      "CM_REPs sent by listeners keeping no state (each carries a cookie)."},
     {"mrc_handshake_cookies_refused", "reason", "bad", kCookieHelp},
     {"mrc_handshake_cookies_refused", "reason", "expired", kCookieHelp},
+    {"mrc_path_packet_too_big", nullptr, nullptr,
+     "ICMPv6 packet-too-big errors that took a path of a connection out."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -22,7 +22,7 @@ const char *const kPathReasons[] = {
     "none",         "ecn",        "trimmed",      "always-skip", "timeout",  "loss",
     "probe-ok",     "probe-fail", "skip-expired", "plane-down",  "plane-up", "peer-port-down",
     "peer-port-up", "admin-deny", "admin-allow",  "replaced",    "retired",  "min-active",
-    "path-removed",
+    "path-removed", "pkt-too-big",
 };
 static_assert(std::size(kPathReasons) == __MRC_PR_MAX);
 const char *const kPlaneReasons[] = {"none",    "admin", "link",          "device-gone",
@@ -94,6 +94,7 @@ const char *const kMibNames[] = {
     "HsCookieSent",
     "HsCookieBad",
     "HsCookieExpired",
+    "PathPktTooBig",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

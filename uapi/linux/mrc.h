@@ -162,6 +162,8 @@ enum mrc_path_state {
  * @MRC_PR_RETIRED: a failed path was retired to the backup set.
  * @MRC_PR_MIN_ACTIVE: restored to keep the minimum number of active paths.
  * @MRC_PR_PATH_REMOVED: the operator deleted the path's configuration.
+ * @MRC_PR_PKT_TOO_BIG: an ICMPv6 packet-too-big for the path named an MTU below
+ *	the connection's data packets.
  * @__MRC_PR_MAX: number of values.
  */
 enum mrc_path_reason {
@@ -184,6 +186,7 @@ enum mrc_path_reason {
 	MRC_PR_RETIRED,
 	MRC_PR_MIN_ACTIVE,
 	MRC_PR_PATH_REMOVED,
+	MRC_PR_PKT_TOO_BIG,
 
 	__MRC_PR_MAX
 };
@@ -399,6 +402,8 @@ enum mrc_event_type {
  *	ours (forged, or a field changed): dropped, nothing created.
  * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but is more than
  *	two slots (4 s each) old: dropped, nothing created.
+ * @MRC_MIB_PATH_PKT_TOO_BIG: ICMPv6 packet-too-big errors that took a path of a
+ *	connection out (their MTU was below the connection's data packets).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -462,6 +467,7 @@ enum mrc_mib {
 	MRC_MIB_HS_COOKIE_SENT,
 	MRC_MIB_HS_COOKIE_BAD,
 	MRC_MIB_HS_COOKIE_EXPIRED,
+	MRC_MIB_PATH_PKT_TOO_BIG,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
