@@ -86,23 +86,37 @@ static struct xfrm6_tunnel mrc_ip6ip6_handler __read_mostly = {
 	.priority	= 0,	/* before ip6_tunnel's (1), which takes all */
 };
 
-static bool mrc_ip6ip6_registered;
+/* tunnel6's deregistration, held (with its module) while registered */
+static int (*mrc_ip6ip6_dereg)(struct xfrm6_tunnel *handler,
+			       unsigned short family);
 
 /**
  * mrc_udp_init() - receive the ICMPv6 errors about encapsulated packets
- * (usid and srh modes), at module load.
+ * (usid and srh modes), at module load (process context).
  *
- * Not fatal: without it (another handler holds the slot), a path's
- * data-sized probes still keep a too-small path out.
+ * tunnel6 is looked up, and loaded if it is a module, at run time rather
+ * than linked: a kernel without it (CONFIG_INET6_TUNNEL unset) still loads
+ * mrc.ko. Not fatal either way: without the handler a path's data-sized
+ * probes still keep a too-small path out.
  */
 void mrc_udp_init(void)
 {
-	int err = xfrm6_tunnel_register(&mrc_ip6ip6_handler, AF_INET6);
+	int (*reg)(struct xfrm6_tunnel *handler, unsigned short family);
+	int err = -ENOENT;
 
-	if (err)
+	reg = symbol_request(xfrm6_tunnel_register);
+	mrc_ip6ip6_dereg = symbol_get(xfrm6_tunnel_deregister);
+	if (reg && mrc_ip6ip6_dereg)
+		err = reg(&mrc_ip6ip6_handler, AF_INET6);
+	if (reg)
+		symbol_put(xfrm6_tunnel_register);
+	if (err) {
+		if (mrc_ip6ip6_dereg)
+			symbol_put(xfrm6_tunnel_deregister);
+		mrc_ip6ip6_dereg = NULL;
 		pr_info("mrc: no packet-too-big errors over SRv6 paths: %d\n",
 			err);
-	mrc_ip6ip6_registered = !err;
+	}
 }
 
 /**
@@ -111,9 +125,11 @@ void mrc_udp_init(void)
  */
 void mrc_udp_exit(void)
 {
-	if (mrc_ip6ip6_registered)
-		xfrm6_tunnel_deregister(&mrc_ip6ip6_handler, AF_INET6);
-	mrc_ip6ip6_registered = false;
+	if (!mrc_ip6ip6_dereg)
+		return;
+	mrc_ip6ip6_dereg(&mrc_ip6ip6_handler, AF_INET6);
+	symbol_put(xfrm6_tunnel_deregister);
+	mrc_ip6ip6_dereg = NULL;
 }
 
 /**
