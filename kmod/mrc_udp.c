@@ -52,6 +52,7 @@ static void mrc_udp_err_rcv(struct sock *sk, struct sk_buff *skb,
 	mrc_hs_icmp(sock_net(sk), skb, udp_offset);
 }
 
+#if IS_ENABLED(CONFIG_INET6_TUNNEL)
 /*
  * In usid and srh modes our packets travel inside an outer IPv6 header
  * (next header 41, after an SRH in srh mode): ICMPv6 errors about them
@@ -86,37 +87,48 @@ static struct xfrm6_tunnel mrc_ip6ip6_handler __read_mostly = {
 	.priority	= 0,	/* before ip6_tunnel's (1), which takes all */
 };
 
-/* tunnel6's deregistration, held (with its module) while registered */
-static int (*mrc_ip6ip6_dereg)(struct xfrm6_tunnel *handler,
-			       unsigned short family);
+static bool mrc_ip6ip6_registered;
+
+static int mrc_ip6ip6_register(void)
+{
+	int err = xfrm6_tunnel_register(&mrc_ip6ip6_handler, AF_INET6);
+
+	mrc_ip6ip6_registered = !err;
+	return err;
+}
+
+static void mrc_ip6ip6_deregister(void)
+{
+	if (mrc_ip6ip6_registered)
+		xfrm6_tunnel_deregister(&mrc_ip6ip6_handler, AF_INET6);
+	mrc_ip6ip6_registered = false;
+}
+#else
+static int mrc_ip6ip6_register(void)
+{
+	return -EOPNOTSUPP;	/* a kernel without tunnel6 */
+}
+
+static void mrc_ip6ip6_deregister(void)
+{
+}
+#endif
 
 /**
  * mrc_udp_init() - receive the ICMPv6 errors about encapsulated packets
- * (usid and srh modes), at module load (process context).
+ * (usid and srh modes), at module load.
  *
- * tunnel6 is looked up, and loaded if it is a module, at run time rather
- * than linked: a kernel without it (CONFIG_INET6_TUNNEL unset) still loads
- * mrc.ko. Not fatal either way: without the handler a path's data-sized
- * probes still keep a too-small path out.
+ * Not fatal: without the handler (a kernel built without tunnel6, as the
+ * debug kernel of make check-debug, or another handler in the slot) a
+ * path's data-sized probes still keep a too-small path out.
  */
 void mrc_udp_init(void)
 {
-	int (*reg)(struct xfrm6_tunnel *handler, unsigned short family);
-	int err = -ENOENT;
+	int err = mrc_ip6ip6_register();
 
-	reg = symbol_request(xfrm6_tunnel_register);
-	mrc_ip6ip6_dereg = symbol_get(xfrm6_tunnel_deregister);
-	if (reg && mrc_ip6ip6_dereg)
-		err = reg(&mrc_ip6ip6_handler, AF_INET6);
-	if (reg)
-		symbol_put(xfrm6_tunnel_register);
-	if (err) {
-		if (mrc_ip6ip6_dereg)
-			symbol_put(xfrm6_tunnel_deregister);
-		mrc_ip6ip6_dereg = NULL;
+	if (err)
 		pr_info("mrc: no packet-too-big errors over SRv6 paths: %d\n",
 			err);
-	}
 }
 
 /**
@@ -125,11 +137,7 @@ void mrc_udp_init(void)
  */
 void mrc_udp_exit(void)
 {
-	if (!mrc_ip6ip6_dereg)
-		return;
-	mrc_ip6ip6_dereg(&mrc_ip6ip6_handler, AF_INET6);
-	symbol_put(xfrm6_tunnel_deregister);
-	mrc_ip6ip6_dereg = NULL;
+	mrc_ip6ip6_deregister();
 }
 
 /**

@@ -100,10 +100,16 @@ tc -n "$t0a" qdisc del dev host clsact
 ptb_before=$(ptb_count)
 variant delivered "packet-too-big delivered"
 # Fails if the error does not reach the engine (no tunnel6 handler, a
-# quote not matched to its connection or EV).
-mrc_check "packet-too-big delivered: PathPktTooBig counted it" \
-	mrc_mib_at_least "$FAB_A" PathPktTooBig $((ptb_before + 1))
-mrc_check "packet-too-big delivered: the event names path 2, reason pkt-too-big" \
-	grep -q ' path 2 plane 1 good -> assumed-bad reason pkt-too-big' "$res/events"
+# quote not matched to its connection or EV). A kernel without tunnel6
+# (the debug kernel) has no handler, and says so at load.
+if dmesg | grep -q 'mrc: no packet-too-big errors over SRv6 paths'; then
+	mrc_skip "packet-too-big delivered: PathPktTooBig counted it" "no tunnel6 in this kernel"
+	mrc_skip "packet-too-big delivered: the event names path 2" "no tunnel6 in this kernel"
+else
+	mrc_check "packet-too-big delivered: PathPktTooBig counted it" \
+		mrc_mib_at_least "$FAB_A" PathPktTooBig $((ptb_before + 1))
+	mrc_check "packet-too-big delivered: the event names path 2, reason pkt-too-big" \
+		grep -q ' path 2 plane 1 good -> assumed-bad reason pkt-too-big' "$res/events"
+fi
 kill "$mon" 2>/dev/null
 mrc_done
