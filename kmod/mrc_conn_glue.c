@@ -161,7 +161,7 @@ void mrc_glue_listen_params(struct mrc_sock *l, const struct in6_addr *daddr,
 	p->max_payload = min_t(u32, mrc_glue_route_payload(sock_net(&l->sk), &rt,
 							   daddr), 65000);
 	p->rcv_window = min_t(u64, rcvbuf, U32_MAX);
-	p->caps = MRC_CAP_CREDIT | MRC_CAP_TSETH;
+	p->caps = MRC_CAP_CREDIT | MRC_CAP_TSETH | MRC_CAP_PROBE_PAD;
 }
 
 /**
@@ -246,7 +246,7 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	msk->lparams.init_psn = get_random_u32() & MRC_PSN_MASK;
 	msk->lparams.r_key = get_random_u32() | 1;
 	msk->lparams.rcv_window = min_t(u64, p->rcvbuf, U32_MAX);
-	msk->lparams.caps = MRC_CAP_CREDIT | MRC_CAP_TSETH;
+	msk->lparams.caps = MRC_CAP_CREDIT | MRC_CAP_TSETH | MRC_CAP_PROBE_PAD;
 
 	size = sizeof(struct mrc_conn) + mrc_conn_storage_size(p);
 	msk->conn = kvzalloc(size, GFP_KERNEL);
@@ -781,6 +781,36 @@ int mrc_glue_push(struct mrc_sock *msk)
 	/* Out of budget: come back at once, from the timer. */
 	mrc_timer_arm(msk, budget ? mrc_conn_next_deadline(conn) : now);
 	return 0;
+}
+
+/**
+ * mrc_glue_pkt_too_big() - an ICMPv6 packet-too-big about a packet of this
+ * connection (mrc_input_pkt_too_big() checked the quote's headers).
+ * @msk: the socket (locked, not owned by a process).
+ * @quote: the quoted packet, decoded.
+ * @ev: the EV it was sent on.
+ * @room: the largest MRC packet the reported MTU carries on that path.
+ * @verdict: set to a verdict for connection management (mrc_hs_verdict()).
+ *
+ * Return: true if the quote was this connection's (key, PSN or probe id
+ * and EV checked by the engine).
+ */
+bool mrc_glue_pkt_too_big(struct mrc_sock *msk, const struct mrc_pkt *quote,
+			  u32 ev, u32 room, int *verdict)
+{
+	int ret;
+
+	*verdict = 0;
+	if (!mrc_glue_live(msk))
+		return false;
+	ret = mrc_conn_on_pkt_too_big(msk->conn, quote, ev, room,
+				      ktime_get_ns());
+	if (ret > 0) {
+		MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_PATH_PKT_TOO_BIG);
+		/* the event out, the path's packets resent on the others */
+		*verdict = mrc_glue_push(msk);
+	}
+	return ret >= 0;
 }
 
 /**

@@ -29,6 +29,8 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		   const struct mrc_pkt *pkt);
 int mrc_glue_timer(struct mrc_sock *msk);
 int mrc_glue_push(struct mrc_sock *msk);
+bool mrc_glue_pkt_too_big(struct mrc_sock *msk, const struct mrc_pkt *quote,
+			  u32 ev, u32 room, int *verdict);
 bool mrc_glue_all_acked(struct mrc_sock *msk);
 bool mrc_glue_readable(struct mrc_sock *msk);
 bool mrc_glue_writable(struct mrc_sock *msk);

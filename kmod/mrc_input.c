@@ -34,7 +34,14 @@ static int mrc_input_decode(struct net *net, struct sk_buff *skb,
 
 	if (!pskb_may_pull(skb, min_t(u32, skb->len, MRC_INPUT_PULL)))
 		return -EINVAL;
-	/* The decoder reads headers only, never the (maybe paged) payload. */
+	/* A probe's padding is checked to be zero: all of it linear. */
+	if (skb->len > MRC_INPUT_PULL && skb->data[0] == MRC_OP_PROBE &&
+	    !pskb_may_pull(skb, skb->len))
+		return -EINVAL;
+	/*
+	 * The decoder reads headers only, never the (maybe paged) payload
+	 * of a data packet.
+	 */
 	err = mrc_pkt_decode(skb->data, skb->len, pkt);
 	if (err) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_MALFORMED);
@@ -201,4 +208,95 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 	return;
 drop:
 	kfree_skb(skb);
+}
+
+/* Bytes of a quoted packet read: every header, some of a probe's padding. */
+#define MRC_INPUT_QUOTE	128
+
+/**
+ * mrc_input_pkt_too_big() - an ICMPv6 packet-too-big about a packet we
+ * sent: take the path it names out of its connection if the MTU cannot
+ * carry the connection's data packets (mrc_conn_on_pkt_too_big()).
+ * @net: the namespace the error arrived in.
+ * @skb: the error, data at the quoted (outermost) IPv6 header.
+ * @ip_off: offset from skb->data of the quoted IPv6 header followed by
+ *	MRC's UDP header (0 in entropy mode; past the outer header and any
+ *	SRH in usid and srh modes).
+ * @mtu: the MTU the error reports.
+ *
+ * Every field of the quote is checked before any state is looked at: the
+ * MTU (at least IPv6's 1280, below the size of the quoted packet), the
+ * inner IPv6 and UDP headers (UDP, our port, a generation-2 source port,
+ * lengths that agree), the MRC headers (mrc_pkt_decode_quote()); the
+ * connection is found by the peer's address and QPN within the
+ * namespace's budget of stateless work, and must have our address; the
+ * engine then checks the key, the PSN or probe id and the EV. An
+ * off-path sender, who knows neither key nor PSNs, changes nothing.
+ *
+ * Context: softirq (ICMPv6 error handlers).
+ * Return: true if the quote was one of our connections' packets.
+ */
+bool mrc_input_pkt_too_big(struct net *net, struct sk_buff *skb,
+			   unsigned int ip_off, u32 mtu)
+{
+	unsigned int udp_off = ip_off + sizeof(struct ipv6hdr);
+	const struct ipv6hdr *outer, *ip6;
+	struct ipv6hdr _outer, _ip6;
+	const struct udphdr *uh;
+	u8 buf[MRC_INPUT_QUOTE];
+	struct mrc_sock *msk;
+	struct udphdr _uh;
+	struct mrc_pkt q;
+	u32 len, have, ev;
+	bool ours = false;
+	int verdict;
+
+	outer = skb_header_pointer(skb, 0, sizeof(_outer), &_outer);
+	ip6 = skb_header_pointer(skb, ip_off, sizeof(_ip6), &_ip6);
+	uh = skb_header_pointer(skb, udp_off, sizeof(_uh), &_uh);
+	if (!outer || !ip6 || !uh || outer->version != 6 || ip6->version != 6)
+		return false;
+	/* any IPv6 link carries 1280; the packet dropped was larger */
+	if (mtu < IPV6_MIN_MTU ||
+	    ntohs(outer->payload_len) + sizeof(*outer) <= mtu ||
+	    mtu <= udp_off + sizeof(*uh))
+		return false;
+	len = ntohs(uh->len);
+	if (ip6->nexthdr != IPPROTO_UDP ||
+	    uh->dest != htons(READ_ONCE(mrc_dp_net(net)->udp_port)) ||
+	    ntohs(uh->source) < MRC_EV_SPORT_BASE ||
+	    ntohs(ip6->payload_len) != len ||
+	    len < sizeof(*uh) + MRC_BTH_LEN || skb->len <= udp_off + sizeof(*uh))
+		return false;
+	len -= sizeof(*uh);
+	have = min3(skb->len - udp_off - (u32)sizeof(*uh), len,
+		    (u32)sizeof(buf));
+	if (skb_copy_bits(skb, udp_off + sizeof(*uh), buf, have) ||
+	    mrc_pkt_decode_quote(buf, have, len, &q) ||
+	    (q.type != MRC_PKT_DATA && q.type != MRC_PKT_PROBE))
+		return false;
+	ev = mrc_ev_from_wire(ntohs(uh->source), ntohl(ip6_flowlabel(ip6)));
+
+	if (!__ratelimit(&mrc_dp_net(net)->ctl_rl)) {
+		MRC_INC_STATS(net, MRC_MIB_CTL_DROP_RATELIMIT);
+		return false;
+	}
+	msk = mrc_table_lookup_peer(net, &ip6->daddr, q.bth.dest_qpn);
+	if (!msk)
+		return false;
+	if (ipv6_addr_equal(&msk->saddr, &ip6->saddr)) {
+		bh_lock_sock(&msk->sk);
+		/* An owner is rare and brief: the next error, or the
+		 * path's probes, will do.
+		 */
+		if (!sock_owned_by_user(&msk->sk)) {
+			ours = mrc_glue_pkt_too_big(msk, &q, ev, mtu - udp_off -
+						    (u32)sizeof(*uh), &verdict);
+			if (ours)
+				mrc_hs_verdict(msk, verdict);
+		}
+		bh_unlock_sock(&msk->sk);
+	}
+	sock_put(&msk->sk);
+	return ours;
 }

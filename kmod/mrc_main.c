@@ -15,6 +15,7 @@
 
 #include "mrc_genl_spec.h"
 #include "mrc_kern.h"
+#include "mrc_udp.h"
 
 static int __init mrc_init(void)
 {
@@ -31,6 +32,7 @@ static int __init mrc_init(void)
 	err = mrc_netns_init();
 	if (err)
 		return err;
+	mrc_udp_init();		/* ICMPv6 errors about SRv6-encapsulated packets */
 	err = mrc_plumbing_init();
 	if (err)
 		goto err_netns;
@@ -51,6 +53,7 @@ err_genl:
 err_plumbing:
 	mrc_plumbing_exit();
 err_netns:
+	mrc_udp_exit();
 	mrc_netns_exit();
 	return err;
 }
@@ -60,6 +63,7 @@ static void __exit mrc_exit(void)
 	mrc_cfg_exit();
 	mrc_genl_exit();
 	mrc_plumbing_exit();
+	mrc_udp_exit();
 	mrc_netns_exit();	/* the data path's state, then the configuration */
 	/* Configuration objects are freed with kfree_rcu(). */
 	rcu_barrier();

@@ -76,13 +76,15 @@ int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 		     const struct mrc_route *rt, const struct mrc_flow *fl,
 		     u32 mark, u32 priority)
 {
+	/* a padded path probe is as large as a data packet */
+	u32 size = max_t(u32, mrc_pkt_encoded_size(pkt), MRC_PKT_HDR_MAX_ANY);
 	struct sk_buff *skb;
 	int len;
 
-	skb = mrc_alloc_skb(MRC_PKT_HDR_MAX_ANY, GFP_ATOMIC);
+	skb = mrc_alloc_skb(size, GFP_ATOMIC);
 	if (!skb)
 		return -ENOBUFS;
-	len = mrc_pkt_encode(pkt, skb_tail_pointer(skb), MRC_PKT_HDR_MAX_ANY);
+	len = mrc_pkt_encode(pkt, skb_tail_pointer(skb), size);
 	if (len < 0) {
 		kfree_skb(skb);
 		return -EINVAL;

@@ -13,9 +13,11 @@
  * (mrc_xmit() looks it up under RCU). The namespace's data-path state that
  * holds it is set up and torn down by mrc_netns.c.
  */
+#include <linux/icmpv6.h>
 #include <linux/module.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <net/xfrm.h>
 
 #include "mrc_dp.h"
 #include "mrc_handshake.h"
@@ -38,7 +40,104 @@ static int mrc_udp_err_lookup(struct sock *sk, struct sk_buff *skb)
 static void mrc_udp_err_rcv(struct sock *sk, struct sk_buff *skb,
 			    unsigned int udp_offset)
 {
+	const struct icmp6hdr *ih = icmp6_hdr(skb);
+
+	/* entropy mode: the quote is our inner header, no extension header */
+	if (ih->icmp6_type == ICMPV6_PKT_TOOBIG) {
+		if (udp_offset == sizeof(struct ipv6hdr))
+			mrc_input_pkt_too_big(sock_net(sk), skb, 0,
+					      ntohl(ih->icmp6_mtu));
+		return;
+	}
 	mrc_hs_icmp(sock_net(sk), skb, udp_offset);
+}
+
+#if IS_ENABLED(CONFIG_INET6_TUNNEL)
+/*
+ * In usid and srh modes our packets travel inside an outer IPv6 header
+ * (next header 41, after an SRH in srh mode): ICMPv6 errors about them
+ * go to the IPv6-in-IPv6 handlers (tunnel6), not to UDP. This handler
+ * takes the packet-too-big errors that quote one of our packets and
+ * leaves everything else to the other handlers (ip6_tunnel...): it runs
+ * first and receives no packet.
+ */
+static int mrc_ip6ip6_rcv(struct sk_buff *skb)
+{
+	return -ENOENT;
+}
+
+static int mrc_ip6ip6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
+			  u8 type, u8 code, int offset, __be32 info)
+{
+	struct net *net = dev_net(skb->dev);
+	bool ours = false;
+
+	if (type != ICMPV6_PKT_TOOBIG || offset <= 0)
+		return -ENOENT;
+	rcu_read_lock();
+	if (rcu_dereference(mrc_dp_net(net)->udp_sock))
+		ours = mrc_input_pkt_too_big(net, skb, offset, ntohl(info));
+	rcu_read_unlock();
+	return ours ? 0 : -ENOENT;
+}
+
+static struct xfrm6_tunnel mrc_ip6ip6_handler __read_mostly = {
+	.handler	= mrc_ip6ip6_rcv,
+	.err_handler	= mrc_ip6ip6_err,
+	.priority	= 0,	/* before ip6_tunnel's (1), which takes all */
+};
+
+static bool mrc_ip6ip6_registered;
+
+static int mrc_ip6ip6_register(void)
+{
+	int err = xfrm6_tunnel_register(&mrc_ip6ip6_handler, AF_INET6);
+
+	mrc_ip6ip6_registered = !err;
+	return err;
+}
+
+static void mrc_ip6ip6_deregister(void)
+{
+	if (mrc_ip6ip6_registered)
+		xfrm6_tunnel_deregister(&mrc_ip6ip6_handler, AF_INET6);
+	mrc_ip6ip6_registered = false;
+}
+#else
+static int mrc_ip6ip6_register(void)
+{
+	return -EOPNOTSUPP;	/* a kernel without tunnel6 */
+}
+
+static void mrc_ip6ip6_deregister(void)
+{
+}
+#endif
+
+/**
+ * mrc_udp_init() - receive the ICMPv6 errors about encapsulated packets
+ * (usid and srh modes), at module load.
+ *
+ * Not fatal: without the handler (a kernel built without tunnel6, as the
+ * debug kernel of make check-debug, or another handler in the slot) a
+ * path's data-sized probes still keep a too-small path out.
+ */
+void mrc_udp_init(void)
+{
+	int err = mrc_ip6ip6_register();
+
+	if (err)
+		pr_info("mrc: no packet-too-big errors over SRv6 paths: %d\n",
+			err);
+}
+
+/**
+ * mrc_udp_exit() - stop receiving those errors, at module unload; the
+ * handler is no longer running when this returns.
+ */
+void mrc_udp_exit(void)
+{
+	mrc_ip6ip6_deregister();
 }
 
 /**

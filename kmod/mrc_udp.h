@@ -12,5 +12,7 @@ void mrc_udp_net_init(struct mrc_dp_net *dn);
 void mrc_udp_net_exit(struct mrc_dp_net *dn);
 int mrc_udp_get(struct net *net, struct socket **sockp);
 void mrc_udp_reopen(struct net *net);
+void mrc_udp_init(void);
+void mrc_udp_exit(void);
 
 #endif /* _MRC_UDP_H */

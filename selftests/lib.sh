@@ -247,7 +247,7 @@ mrc_module_load() {
 		mrc_done
 	fi
 	# insmod does not resolve dependencies: load them first.
-	modprobe -qa udp_tunnel ip6_udp_tunnel
+	modprobe -qa udp_tunnel ip6_udp_tunnel tunnel6
 	if ! insmod "$MRC_KMOD" "$@"; then
 		mrc_fail "insmod $MRC_KMOD $*"
 		mrc_done

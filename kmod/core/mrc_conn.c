@@ -106,7 +106,8 @@ void mrc_conn_params_default(struct mrc_conn_params *p)
 	p->rx_mpr = MRC_CONN_DEF_MPR_UNITS * MRC_MPR_UNIT;
 	p->max_payload = MRC_CONN_DEF_PAYLOAD;
 	p->sock_type = MRC_CONN_STREAM;
-	p->caps = MRC_CAP_TSETH | MRC_CAP_CREDIT | MRC_CAP_TRIM_NACK;
+	p->caps = MRC_CAP_TSETH | MRC_CAP_CREDIT | MRC_CAP_TRIM_NACK |
+		  MRC_CAP_PROBE_PAD;
 	p->rcvbuf = MRC_CONN_DEF_RCVBUF;
 	p->peer_window = MRC_CONN_DEF_RCVBUF;
 	p->tx_msgs = MRC_CONN_DEF_MSGS;

@@ -349,6 +349,101 @@ static void mrc_conn_build_probe(struct mrc_conn *conn, u64 now,
 	conn->st.probes_sent++;
 }
 
+/**
+ * mrc_conn_data_pkt_size() - bytes of the connection's largest data packet
+ * (UDP payload: headers and a full payload).
+ * @conn: connection.
+ *
+ * Return: the size in bytes.
+ */
+u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn)
+{
+	u8 op = conn->p.sock_type == MRC_CONN_SEQPACKET ?
+		MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_ONLY;
+	int hdr = mrc_pkt_hdr_len(op, conn->p.caps & MRC_CAP_TSETH);
+
+	return (hdr < 0 ? 0 : (u32)hdr) + conn->p.max_payload;
+}
+
+/*
+ * Padding that makes a path probe as large as the connection's largest
+ * data packet, when the peer takes padded probes: a path that carries
+ * small packets but not full ones must fail its probes, not return and
+ * eat the next data packets.
+ */
+static u16 mrc_conn_probe_pad(const struct mrc_conn *conn)
+{
+	u32 data = mrc_conn_data_pkt_size(conn);
+	u32 probe = MRC_BTH_LEN + MRC_PETH_LEN;
+
+	if (!(conn->p.caps & MRC_CAP_PROBE_PAD) || data <= probe)
+		return 0;
+	return (u16)min_t(u32, data - probe, MRC_PROBE_PAD_MAX);
+}
+
+/* How far back a quoted probe id may be: the probes of a few seconds. */
+#define MRC_CONN_PTB_PROBE_AGE	65536U
+
+/*
+ * Whether a packet quoted by an ICMPv6 error is one this connection sent:
+ * to the peer's QPN, with the key the peer issued, a PSN or probe id
+ * already used. An off-path sender knows neither key nor PSNs.
+ */
+static bool mrc_conn_quote_ours(const struct mrc_conn *conn,
+				const struct mrc_pkt *q)
+{
+	u32 back;
+
+	if (q->bth.dest_qpn != conn->p.peer_qpn)
+		return false;
+	if (q->type == MRC_PKT_PROBE)
+		return q->u.probe.key == conn->p.tx_r_key &&
+		       conn->probe_id - q->u.probe.probe_id <
+		       MRC_CONN_PTB_PROBE_AGE;
+	if (q->type != MRC_PKT_DATA || q->u.data.r_key != conn->p.tx_r_key)
+		return false;
+	/* sent: before nxt, and not older than a window */
+	back = mrc_psn_sub(conn->tx.nxt, q->bth.psn);
+	return back && back <= conn->tx.mpr;
+}
+
+/**
+ * mrc_conn_on_pkt_too_big() - an ICMPv6 packet-too-big about a packet the
+ * connection sent.
+ * @conn: connection.
+ * @quote: the quoted packet, decoded (mrc_pkt_decode_quote()).
+ * @ev: the EV it was sent on (its UDP source port and flow label).
+ * @room: the largest MRC packet (UDP payload) the reported MTU carries
+ *	on that path, once the path's encapsulation is taken off.
+ * @now: current time.
+ *
+ * A quote that is not one of our data packets or padded probes (wrong
+ * QPN, key, PSN or probe id), an EV not ours, or a @room that still
+ * carries the connection's full data packets changes nothing. Otherwise
+ * the path is taken out (mrc_path_on_pkt_too_big()): its probes are as
+ * large as the data, so it stays out while the link is small. The path's
+ * payload size is not lowered: one size per connection keeps the send
+ * queue simple, and the other paths carry full packets.
+ *
+ * Return: 1 if the path was taken out, 0 if nothing changed, -EINVAL if
+ * the quote is not ours.
+ */
+int mrc_conn_on_pkt_too_big(struct mrc_conn *conn, const struct mrc_pkt *quote,
+			    u32 ev, u32 room, u64 now)
+{
+	int idx;
+
+	if (conn->err || !mrc_conn_quote_ours(conn, quote))
+		return -EINVAL;
+	idx = mrc_path_lookup_ev(&conn->paths, ev);
+	if (idx < 0)
+		return -EINVAL;
+	if (room >= mrc_conn_data_pkt_size(conn))
+		return 0;
+	conn->now = now;
+	return mrc_path_on_pkt_too_big(&conn->paths, idx, now) ? 1 : 0;
+}
+
 static bool mrc_conn_probe_wanted(const struct mrc_path *p)
 {
 	return (p->state == MRC_PATH_ASSUMED_BAD ||
@@ -456,6 +551,7 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 		    !mrc_conn_probe_wanted(&conn->paths.paths[idx]))
 			continue;
 		mrc_conn_build_probe(conn, now, pkt);
+		pkt->u.probe.pad_len = mrc_conn_probe_pad(conn);
 		*ev = conn->paths.paths[idx].ev;
 		conn->st.tx_ctrl++;
 		return 2;

@@ -247,6 +247,7 @@ struct mrc_prng {
  * @probes_timeout: probes that went unanswered, on every path.
  * @probes_answered: probes answered (the path is alive), on every path.
  * @flaps: flaps (see MRC_PATH_FLAP_WINDOW), on every path.
+ * @pkt_too_big: paths taken out by mrc_path_on_pkt_too_big().
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -265,6 +266,7 @@ struct mrc_path_table {
 	u64 probes_timeout;
 	u64 probes_answered;
 	u64 flaps;
+	u64 pkt_too_big;
 };
 
 /**
@@ -419,6 +421,25 @@ void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
  * Counts toward policy.fail_to_bad consecutive failures.
  */
 void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now);
+
+/**
+ * mrc_path_on_pkt_too_big() - a packet sent on path @idx was too big for a
+ * link of the path (ICMPv6 packet-too-big whose MTU cannot carry the
+ * connection's data packets, checked by the caller).
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * A path in use or in the backup set becomes ASSUMED_BAD at once with
+ * reason PKT_TOO_BIG (no fail_to_bad: the error names the path and the
+ * cause); its probes, as large as the data, then keep it out while the
+ * link stays small. On an ASSUMED_BAD path the outstanding probe has
+ * failed. DENIED paths and paths held out by their link are left alone.
+ *
+ * Return: true if the path was taken out (counted in @t->pkt_too_big).
+ */
+bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
+			     mrc_time_t now);
 
 /**
  * mrc_path_on_timeout() - the timer of a packet sent on path @idx expired.

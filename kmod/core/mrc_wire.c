@@ -170,7 +170,24 @@ static int mrc_pkt_encoded_len(const struct mrc_pkt *pkt)
 {
 	if (pkt->type == MRC_PKT_SACK && !pkt->u.sack.has_credit)
 		return MRC_SACK_BASE_LEN;
+	if (pkt->type == MRC_PKT_PROBE)
+		return MRC_BTH_LEN + MRC_PETH_LEN + pkt->u.probe.pad_len;
 	return mrc_pkt_hdr_len(pkt->bth.opcode, pkt->bth.ts);
+}
+
+/**
+ * mrc_pkt_encoded_size() - bytes mrc_pkt_encode() writes for a packet
+ * without payload (SACK, NACK, probe with its padding, CM...): the buffer
+ * the caller must provide. For data packets, the headers only.
+ * @pkt: the packet (type and opcode consistent).
+ *
+ * Return: the length in bytes, 0 for an unknown opcode.
+ */
+u32 mrc_pkt_encoded_size(const struct mrc_pkt *pkt)
+{
+	int len = mrc_pkt_encoded_len(pkt);
+
+	return len < 0 ? 0 : (u32)len;
 }
 
 /* ---- validation of values, shared by decoder and encoder ---- */
@@ -478,6 +495,28 @@ static void mrc_parse_probe(const u8 *p, struct mrc_probe *pr)
 	pr->tx_time = mrc_get_be64(p + 8);
 }
 
+/*
+ * A probe: the PETH, then @len - 28 bytes of padding of which the first
+ * @have - 28 are present (all of them, except in an ICMP quote); each
+ * must be zero.
+ */
+static int mrc_parse_probe_padded(const u8 *buf, u32 have, u32 len,
+				  struct mrc_probe *pr)
+{
+	u32 want = MRC_BTH_LEN + MRC_PETH_LEN, i;
+
+	if (have < want || len < have)
+		return -MRC_WERR_TRUNCATED;
+	if (len - want > MRC_PROBE_PAD_MAX)
+		return -MRC_WERR_BAD_LENGTH;
+	for (i = want; i < have; i++)
+		if (buf[i])
+			return -MRC_WERR_RESERVED;
+	mrc_parse_probe(buf + MRC_BTH_LEN, pr);
+	pr->pad_len = (u16)(len - want);
+	return 0;
+}
+
 static int mrc_parse_ep_req(const u8 *p, struct mrc_ep_req *r)
 {
 	if (p[1])
@@ -591,9 +630,6 @@ static int mrc_parse_fixed(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 	switch (pkt->type) {
 	case MRC_PKT_NACK:
 		return mrc_parse_nack(p, &pkt->u.nack);
-	case MRC_PKT_PROBE:
-		mrc_parse_probe(p, &pkt->u.probe);
-		return 0;
 	case MRC_PKT_ACK:
 		pkt->u.ack.syndrome = p[0];
 		pkt->u.ack.msn = mrc_get_be24(p + 1);
@@ -645,9 +681,61 @@ int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out)
 	case MRC_PKT_CM:
 		err = mrc_parse_cm(buf, len, out);
 		break;
+	case MRC_PKT_PROBE:
+		err = mrc_parse_probe_padded(buf, len, len, &out->u.probe);
+		break;
 	default:
 		err = mrc_parse_fixed(buf, len, out);
 		break;
+	}
+	if (err)
+		return err;
+	return mrc_pkt_check(out);
+}
+
+/**
+ * mrc_pkt_decode_quote() - decode the headers of a packet quoted by an
+ * ICMPv6 error: a data packet or a probe of @len bytes of which only the
+ * first @have are present.
+ * @buf: the quoted UDP payload.
+ * @have: bytes present at @buf.
+ * @len: the packet's length when it was sent (from the quoted UDP header).
+ * @out: the decoded packet; zeroed first, meaningless on error.
+ *
+ * Every field present is checked as mrc_pkt_decode() checks it (the
+ * payload of a data packet is never read; a probe's padding is checked as
+ * far as it is quoted). A quote of any other packet must be whole.
+ *
+ * Return: 0, or a negative enum mrc_wire_err.
+ */
+int mrc_pkt_decode_quote(const u8 *buf, u32 have, u32 len,
+			 struct mrc_pkt *out)
+{
+	int err, hdr;
+
+	if (have >= len)
+		return have == len ? mrc_pkt_decode(buf, len, out) :
+				     -MRC_WERR_BAD_LENGTH;
+	memset(out, 0, sizeof(*out));
+	if (have < MRC_BTH_LEN)
+		return -MRC_WERR_TRUNCATED;
+	out->type = mrc_pkt_type_of(buf[0]);
+	if (out->type != MRC_PKT_DATA && out->type != MRC_PKT_PROBE)
+		return out->type == MRC_PKT_INVALID ?
+		       -MRC_WERR_UNKNOWN_OPCODE : -MRC_WERR_TRUNCATED;
+	err = mrc_parse_bth(buf, &out->bth);
+	if (err)
+		return err;
+	if (out->type == MRC_PKT_PROBE) {
+		if (out->bth.pad_cnt)
+			return -MRC_WERR_BAD_PAD;
+		err = mrc_parse_probe_padded(buf, have, len, &out->u.probe);
+	} else {
+		hdr = mrc_pkt_hdr_len(out->bth.opcode, out->bth.ts);
+		if (hdr < 0 || have < (u32)hdr)
+			return -MRC_WERR_TRUNCATED;
+		/* reads the headers only, within @have */
+		err = mrc_parse_data(buf, len, out);
 	}
 	if (err)
 		return err;
@@ -877,6 +965,7 @@ int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 cap)
 		mrc_put_be32(p, pkt->u.probe.probe_id);
 		mrc_put_be32(p + 4, pkt->u.probe.key);
 		mrc_put_be64(p + 8, pkt->u.probe.tx_time);
+		memset(p + MRC_PETH_LEN, 0, pkt->u.probe.pad_len);
 		break;
 	case MRC_PKT_ACK:
 		p[0] = pkt->u.ack.syndrome;

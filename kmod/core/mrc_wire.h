@@ -48,6 +48,7 @@
 #define MRC_CREDIT_EXT_LEN		16
 #define MRC_NETH_LEN			20
 #define MRC_PETH_LEN			16
+#define MRC_PROBE_PAD_MAX		0xffff	/* u16 mrc_probe::pad_len */
 #define MRC_ERTH_LEN			16
 #define MRC_EETH_LEN			36
 #define MRC_CMH_LEN			24
@@ -133,6 +134,7 @@
 #define MRC_CAP_TRIM_NACK		BIT(1)	/* NACKs trimmed packets */
 #define MRC_CAP_ICRC			BIT(2)	/* appends the RoCEv2 ICRC */
 #define MRC_CAP_CREDIT			BIT(3)	/* SACKs carry the credit ext */
+#define MRC_CAP_PROBE_PAD		BIT(4)	/* takes padded probes */
 
 /* CM_REJ reasons. */
 #define MRC_REJ_NO_LISTENER		1
@@ -392,11 +394,15 @@ struct mrc_nack {
  * @key: bytes 4-7: the key the probe's recipient issued in the handshake
  *	(its R_Key); an extension of MRC for Linux.
  * @tx_time: sender's clock at transmission (ns).
+ * @pad_len: zero bytes after the PETH (with MRC_CAP_PROBE_PAD), so that a
+ *	path probe is as large as the connection's data packets; written by
+ *	the encoder, checked to be zero by the decoder.
  */
 struct mrc_probe {
 	u32 probe_id;
 	u32 key;
 	u64 tx_time;
+	u16 pad_len;
 };
 
 /**
@@ -629,6 +635,9 @@ enum mrc_pkt_type mrc_pkt_type_of(u8 opcode);
 const char *mrc_wire_err_name(int err);
 int mrc_pkt_hdr_len(u8 opcode, bool ts);
 int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out);
+int mrc_pkt_decode_quote(const u8 *buf, u32 have, u32 len,
+			 struct mrc_pkt *out);
+u32 mrc_pkt_encoded_size(const struct mrc_pkt *pkt);
 int mrc_pkt_encode(const struct mrc_pkt *pkt, u8 *buf, u32 cap);
 
 #endif /* _MRC_WIRE_H */

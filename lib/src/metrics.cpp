@@ -109,6 +109,8 @@ const MibMetric kMib[] = {
      "Path probes held back by the namespace's probe budget (not counted as failures)."},
     {"mrc_handshake_requests_ratelimited", nullptr, nullptr,
      "CM_REQs left unanswered over the namespace's CM_REP budget (the requester retries)."},
+    {"mrc_path_packet_too_big", nullptr, nullptr,
+     "ICMPv6 packet-too-big errors that took a path of a connection out."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

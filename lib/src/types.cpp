@@ -19,10 +19,10 @@ static_assert(std::size(kModes) == __MRC_FWD_MAX);
 const char *const kPathStates[] = {"good", "skip", "assumed-bad", "denied", "backup"};
 static_assert(std::size(kPathStates) == __MRC_PATH_STATE_MAX);
 const char *const kPathReasons[] = {
-    "none",         "ecn",        "trimmed",      "always-skip", "timeout",  "loss",
-    "probe-ok",     "probe-fail", "skip-expired", "plane-down",  "plane-up", "peer-port-down",
-    "peer-port-up", "admin-deny", "admin-allow",  "replaced",    "retired",  "min-active",
-    "path-removed",
+    "none",         "ecn",         "trimmed",      "always-skip", "timeout",  "loss",
+    "probe-ok",     "probe-fail",  "skip-expired", "plane-down",  "plane-up", "peer-port-down",
+    "peer-port-up", "admin-deny",  "admin-allow",  "replaced",    "retired",  "min-active",
+    "path-removed", "pkt-too-big",
 };
 static_assert(std::size(kPathReasons) == __MRC_PR_MAX);
 const char *const kPlaneReasons[] = {"none",    "admin", "link",          "device-gone",
@@ -96,6 +96,7 @@ const char *const kMibNames[] = {
     "HsCookieExpired",
     "PathProbeDeferred",
     "HsReqDropRateLimit",
+    "PathPktTooBig",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_unload
-modprobe -qa udp_tunnel ip6_udp_tunnel
+modprobe -qa udp_tunnel ip6_udp_tunnel tunnel6
 
 sock() { # sock FAMILY TYPE [PROTO]: print "ok" or the errno name
 	python3 - "$@" <<'PY'

@@ -214,6 +214,7 @@ field("peth", ProtoField.none("mrc.peth", "Probe Extended Transport Header (PETH
 field("probe_id", ProtoField.uint32("mrc.peth.probe_id", "probe_id", B.DEC))
 field("probe_key", ProtoField.uint32("mrc.peth.key", "Key (the recipient's R_Key)", B.HEX))
 field("probe_time", ProtoField.uint64("mrc.peth.tx_time", "tx_time (ns)", B.DEC))
+field("probe_pad", ProtoField.uint16("mrc.peth.pad_len", "Padding (bytes of zeros, to the data size)", B.DEC))
 
 -- AETH of RoCE's Transport ACK (section 3)
 field("aeth", ProtoField.none("mrc.aeth", "ACK Extended Transport Header (AETH)"))
@@ -369,7 +370,15 @@ local function verdict(tvb)
     local want = ({ nack = 32, probe = 28, ep_req = 28, ep_resp = 48,
                     reset = 32, ack = 16 })[t]
     if len < want then return "truncated" end
-    if len > want then return "bad_length" end
+    -- a path probe may be padded with zeros to the size of a data packet
+    if t == "probe" then
+      if len - want > 0xFFFF then return "bad_length" end
+      for i = want, len - 1 do
+        if b(i) ~= 0 then return "reserved_bits" end
+      end
+    elseif len > want then
+      return "bad_length"
+    end
     if t == "nack" then
       if b(p + 2) ~= 0 or b(p + 3) ~= 0 or band(b(p + 16), 0x0F) ~= 0 or
          b(p + 17) ~= 0 or b(p + 12) ~= 0 then
@@ -668,8 +677,15 @@ local function dissect_probe(ctx)
   add(ctx, st, "probe_id", p, 4)
   add(ctx, st, "probe_key", p + 4, 4)
   add(ctx, st, "probe_time", p + 8, 8)
+  if st ~= nil and ctx.len > p + 16 then
+    local pad = ctx.len - p - 16
+    st:add(F.probe_pad, ctx.tvb(p + 16, pad), pad)
+  end
   if ctx.len >= p + 4 then
     ctx.info = ctx.info .. string.format(" id=%d", ctx.tvb(p, 4):uint())
+    if ctx.len > p + 16 then
+      ctx.info = ctx.info .. string.format(" padded to %d", ctx.len)
+    end
   end
 end
 

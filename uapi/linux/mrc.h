@@ -162,6 +162,8 @@ enum mrc_path_state {
  * @MRC_PR_RETIRED: a failed path was retired to the backup set.
  * @MRC_PR_MIN_ACTIVE: restored to keep the minimum number of active paths.
  * @MRC_PR_PATH_REMOVED: the operator deleted the path's configuration.
+ * @MRC_PR_PKT_TOO_BIG: an ICMPv6 packet-too-big for the path named an MTU below
+ *	the connection's data packets.
  * @__MRC_PR_MAX: number of values.
  */
 enum mrc_path_reason {
@@ -184,6 +186,7 @@ enum mrc_path_reason {
 	MRC_PR_RETIRED,
 	MRC_PR_MIN_ACTIVE,
 	MRC_PR_PATH_REMOVED,
+	MRC_PR_PKT_TOO_BIG,
 
 	__MRC_PR_MAX
 };
@@ -404,6 +407,8 @@ enum mrc_event_type {
  *	and nothing counts against it.
  * @MRC_MIB_HS_REQ_DROP_RATELIMIT: CM_REQs not answered because the namespace's
  *	CM_REP budget (10000 per second) was spent: the requester retries.
+ * @MRC_MIB_PATH_PKT_TOO_BIG: ICMPv6 packet-too-big errors that took a path of a
+ *	connection out (their MTU was below the connection's data packets).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -469,6 +474,7 @@ enum mrc_mib {
 	MRC_MIB_HS_COOKIE_EXPIRED,
 	MRC_MIB_PATH_PROBE_DEFERRED,
 	MRC_MIB_HS_REQ_DROP_RATELIMIT,
+	MRC_MIB_PATH_PKT_TOO_BIG,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

@@ -95,6 +95,8 @@ int main(int argc, char **argv)
 	p.u.probe.probe_id = 1;
 	p.u.probe.key = 0x12345678;
 	err |= write_seed(dir, "probe", &p);
+	p.u.probe.pad_len = 40;		/* padded to a data packet's size */
+	err |= write_seed(dir, "probe_padded", &p);
 
 	init(&p, MRC_OP_TRANSPORT_ACK, 0x100);
 	p.bth.psn = 0xfffffe;

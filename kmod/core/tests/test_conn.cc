@@ -1062,3 +1062,107 @@ TEST(Conn, ProbeHeldBackIsNotAFailure)
 	EXPECT_EQ(pr.c[0].err, 0);
 	EXPECT_EQ(pr.c[1].rcv_read, pr.c[0].snd_nxt);
 }
+
+/* ---- a path that carries small packets but not data (issue #17) ---- */
+
+TEST(Conn, PacketTooBigNeedsAQuoteOfOurs)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt q, bad;
+	const uint32_t full = mrc_conn_data_pkt_size(&pr.c[0]);
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 20000, false), 0);
+	ASSERT_TRUE(pr.next_data(0, d, q)); // the packet the router quotes
+	ASSERT_EQ(mrc_conn_path(&pr.c[0], d.path)->state, MRC_PATH_GOOD);
+
+	// what an off-path sender cannot know changes nothing
+	bad = q;
+	bad.u.data.r_key ^= 1;
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &bad, d.ev, 1000, pr.now), -EINVAL);
+	bad = q;
+	bad.bth.dest_qpn ^= 1;
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &bad, d.ev, 1000, pr.now), -EINVAL);
+	bad = q;
+	bad.bth.psn = pr.c[0].tx.nxt; // not sent yet
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &bad, d.ev, 1000, pr.now), -EINVAL);
+	bad.bth.psn = (pr.c[0].tx.nxt + 0x800000) & MRC_PSN_MASK; // far outside
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &bad, d.ev, 1000, pr.now), -EINVAL);
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &q, d.ev ^ 0x00010000, 1000, pr.now), -EINVAL);
+	// ours, but the MTU still carries the data: nothing to do
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &q, d.ev, full, pr.now), 0);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], d.path)->state, MRC_PATH_GOOD);
+
+	EXPECT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &q, d.ev, full - 1, pr.now), 1);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], d.path)->state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(mrc_conn_path(&pr.c[0], d.path)->reason, MRC_PR_PKT_TOO_BIG);
+	EXPECT_EQ(pr.c[0].paths.pkt_too_big, 1u);
+	// the next data never goes to that path
+	for (int i = 0; i < 20 && mrc_conn_next_tx(&pr.c[0], pr.now, &d); i++)
+		EXPECT_NE(mrc_conn_path(&pr.c[0], d.path)->reason, MRC_PR_PKT_TOO_BIG);
+}
+
+TEST(Conn, PathProbesAreAsLargeAsData)
+{
+	for (uint8_t type : {MRC_CONN_STREAM, MRC_CONN_SEQPACKET}) {
+		SCOPED_TRACE(type);
+		Pair pr(type);
+		mrc_tx_desc d;
+		mrc_pkt q, pkt, in;
+		mrc_conn_verdict v;
+		uint32_t ev;
+		int probes = 0;
+
+		ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 4000, true), 0);
+		ASSERT_TRUE(pr.next_data(0, d, q));
+		ASSERT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &q, d.ev, 0, pr.now), 1);
+		for (int i = 0; i < 20 && !probes; i++) {
+			pr.now += 10 * 1000 * 1000;
+			mrc_conn_on_timer(&pr.c[0], pr.now);
+			while (mrc_conn_next_ctrl(&pr.c[0], pr.now, &pkt, &ev)) {
+				if (pkt.type != MRC_PKT_PROBE || ev != d.ev)
+					continue;
+				probes++;
+				// as large as a full data packet of the connection
+				std::vector<uint8_t> b(mrc_pkt_encoded_size(&pkt));
+				ASSERT_EQ(mrc_pkt_encode(&pkt, b.data(), b.size()), (int)b.size());
+				EXPECT_EQ(b.size(), mrc_conn_data_pkt_size(&pr.c[0]));
+				ASSERT_EQ(mrc_pkt_decode(b.data(), b.size(), &in), 0);
+				// the peer answers it, and the answer is small
+				EXPECT_EQ(mrc_conn_rx(&pr.c[1], &in, ev, false, pr.now, &v), 0);
+				mrc_pkt ans;
+				uint32_t aev;
+				bool answered = false;
+				while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &ans, &aev))
+					if (ans.type == MRC_PKT_SACK && ans.u.sack.probe_resp)
+						answered = true;
+				EXPECT_TRUE(answered);
+			}
+		}
+		EXPECT_GT(probes, 0);
+	}
+}
+
+TEST(Conn, NoPaddedProbesForAPeerWithout)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt q, pkt;
+	uint32_t ev;
+	int probes = 0;
+
+	pr.c[0].p.caps &= ~MRC_CAP_PROBE_PAD; // an older peer
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 4000, false), 0);
+	ASSERT_TRUE(pr.next_data(0, d, q));
+	ASSERT_EQ(mrc_conn_on_pkt_too_big(&pr.c[0], &q, d.ev, 0, pr.now), 1);
+	for (int i = 0; i < 20 && !probes; i++) {
+		pr.now += 10 * 1000 * 1000;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+		while (mrc_conn_next_ctrl(&pr.c[0], pr.now, &pkt, &ev))
+			if (pkt.type == MRC_PKT_PROBE && ev == d.ev) {
+				probes++;
+				EXPECT_EQ(pkt.u.probe.pad_len, 0);
+			}
+	}
+	EXPECT_GT(probes, 0);
+}

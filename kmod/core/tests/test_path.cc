@@ -1252,6 +1252,7 @@ TEST_F(PathTable, EveryReasonIsReachable)
 	mrc_path_set_denied(&t, g1[0], true, now);
 	mrc_path_set_denied(&t, g1[0], false, now);
 	mrc_path_remove_cfg(&t, t.paths[g1[1]].cfg_id, now);
+	mrc_path_on_pkt_too_big(&t, g1[2], now);
 	collect();
 	// Floor: a one-path table.
 	pol.max_paths = 1;
@@ -1299,4 +1300,82 @@ TEST(PathWire, ReflectedWireValueFindsItsEntry)
 	u32 forged = t.paths[0].ev ^ 0x80000000u;
 	EXPECT_EQ(mrc_path_lookup_ev(&t, forged), -ENOENT);
 	EXPECT_EQ(mrc_path_lookup_ev(&t, 0), -ENOENT);
+}
+
+/* ---- packet too big (issue #17) ------------------------------------ */
+
+TEST_F(PathTable, PacketTooBigTakesAGoodPathOutAtOnce)
+{
+	u32 i = InState(MRC_PATH_GOOD, 1)[0];
+
+	// no fail_to_bad: the error names the path and the cause
+	EXPECT_TRUE(mrc_path_on_pkt_too_big(&t, i, now));
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(t.paths[i].reason, MRC_PR_PKT_TOO_BIG);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_PKT_TOO_BIG));
+	EXPECT_EQ(t.pkt_too_big, 1U);
+	// replaced from its plane, like any failure
+	EXPECT_EQ(Count(MRC_PATH_GOOD, 1), 6U);
+	EXPECT_TRUE(SawReason(MRC_PR_REPLACED));
+	// a second error for the same path takes nothing more out
+	EXPECT_FALSE(mrc_path_on_pkt_too_big(&t, i, now));
+	EXPECT_EQ(t.pkt_too_big, 1U);
+}
+
+TEST_F(PathTable, PacketTooBigOnBackupSkipDeniedAndOutOfRange)
+{
+	u32 b = InState(MRC_PATH_BACKUP, 0)[0];
+	u32 g = InState(MRC_PATH_GOOD, 2)[0];
+	u32 d = InState(MRC_PATH_GOOD, 3)[0];
+
+	EXPECT_TRUE(mrc_path_on_pkt_too_big(&t, b, now));
+	EXPECT_TRUE(Saw(b, MRC_PATH_BACKUP, MRC_PATH_ASSUMED_BAD, MRC_PR_PKT_TOO_BIG));
+
+	mrc_path_on_sack(&t, g, now, MRC_PATH_MARK_SKIP_ONCE);
+	ASSERT_EQ(State(g), (u32)MRC_PATH_SKIP);
+	EXPECT_TRUE(mrc_path_on_pkt_too_big(&t, g, now));
+	EXPECT_TRUE(Saw(g, MRC_PATH_SKIP, MRC_PATH_ASSUMED_BAD, MRC_PR_PKT_TOO_BIG));
+
+	mrc_path_set_denied(&t, d, true, now);
+	events.clear();
+	EXPECT_FALSE(mrc_path_on_pkt_too_big(&t, d, now));
+	EXPECT_FALSE(mrc_path_on_pkt_too_big(&t, t.count, now));
+	EXPECT_EQ(State(d), (u32)MRC_PATH_DENIED);
+	EXPECT_TRUE(events.empty());
+	EXPECT_EQ(t.pkt_too_big, 2U);
+}
+
+TEST_F(PathTable, PacketTooBigFailsTheProbeOfAFailedPath)
+{
+	u32 i = InState(MRC_PATH_GOOD, 0)[0];
+
+	Fail(i);
+	// two answered probes: one short of returning
+	for (int k = 0; k < 2; k++) {
+		now += pol.probe_interval_ns;
+		ProbeRound({i});
+	}
+	ASSERT_EQ(t.paths[i].successes, 2);
+	now += pol.probe_interval_ns;
+	ASSERT_TRUE(ProbedNow(i));
+	// the (data-sized) probe met the small link: its answer never comes
+	EXPECT_FALSE(mrc_path_on_pkt_too_big(&t, i, now));
+	EXPECT_EQ(t.paths[i].successes, 0);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(t.pkt_too_big, 0U);
+	// nor does a late answer count: no probe is outstanding any more
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	EXPECT_EQ(t.paths[i].successes, 0);
+}
+
+TEST_F(PathTable, PacketTooBigIgnoresPathsHeldByTheirLink)
+{
+	u32 i = InState(MRC_PATH_GOOD, 2)[0];
+
+	mrc_path_set_plane(&t, 2, false, now);
+	ASSERT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
+	events.clear();
+	EXPECT_FALSE(mrc_path_on_pkt_too_big(&t, i, now));
+	EXPECT_TRUE(events.empty());
+	EXPECT_EQ(t.paths[i].reason, MRC_PR_PLANE_DOWN);
 }

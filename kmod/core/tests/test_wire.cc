@@ -395,11 +395,122 @@ TEST(Wire, TrailingBytesRejected)
 				continue;
 			want = -MRC_WERR_PAYLOAD_LEN;
 			b.resize(b.size() + 4, 0);
+		} else if (s.pkt.type == MRC_PKT_PROBE) {
+			// a probe may be padded, but only with zeros
+			b.push_back(1);
+			want = -MRC_WERR_RESERVED;
 		} else {
 			b.push_back(0);
 		}
 		EXPECT_EQ(decode(b, &got), want);
 	}
+}
+
+// A path probe padded to the size of a data packet (issue #17: a path
+// that carries small packets but not data must fail its probes).
+mrc_pkt padded_probe(u16 pad)
+{
+	mrc_pkt pr = blank(MRC_OP_PROBE, 0x20);
+
+	pr.u.probe.probe_id = 7;
+	pr.u.probe.key = 0x0badf00d;
+	pr.u.probe.tx_time = 12345;
+	pr.u.probe.pad_len = pad;
+	return pr;
+}
+
+std::vector<u8> wire_big(const mrc_pkt &p)
+{
+	std::vector<u8> buf(mrc_pkt_encoded_size(&p));
+	int n = mrc_pkt_encode(&p, buf.data(), buf.size());
+
+	EXPECT_EQ(n, (int)buf.size()) << mrc_wire_err_name(n);
+	return buf;
+}
+
+TEST(Wire, PaddedProbeRoundTrip)
+{
+	for (u16 pad : {1, 3, 1472, 8972, 0xffff}) {
+		SCOPED_TRACE(pad);
+		mrc_pkt p = padded_probe(pad), got;
+		std::vector<u8> b = wire_big(p);
+
+		ASSERT_EQ(b.size(), 28U + pad);
+		for (size_t i = 28; i < b.size(); i++)
+			ASSERT_EQ(b[i], 0) << i;
+		ASSERT_EQ(decode(b, &got), 0);
+		EXPECT_EQ(got.u.probe.pad_len, pad);
+		EXPECT_EQ(got.u.probe.probe_id, 7U);
+		EXPECT_EQ(got.u.probe.key, 0x0badf00dU);
+		EXPECT_EQ(memcmp(&got, &p, sizeof(got)), 0);
+		EXPECT_EQ(wire_big(got), b);
+
+		// every padding byte is checked, the last one too
+		b.back() = 0x80;
+		EXPECT_EQ(decode(b, &got), -MRC_WERR_RESERVED);
+		// the buffer must hold the padding: nothing written otherwise
+		std::vector<u8> small(28 + pad - 1, 0xaa);
+		EXPECT_EQ(mrc_pkt_encode(&p, small.data(), small.size()), -MRC_WERR_NOSPC);
+		EXPECT_EQ(small[0], 0xaa);
+	}
+	// a probe longer than a u16 of padding cannot be represented
+	std::vector<u8> huge = wire_big(padded_probe(0xffff));
+	mrc_pkt got;
+
+	huge.push_back(0);
+	EXPECT_EQ(decode(huge, &got), -MRC_WERR_BAD_LENGTH);
+}
+
+int decode_quote(const std::vector<u8> &b, u32 have, u32 len, mrc_pkt *out)
+{
+	std::vector<u8> copy(b.begin(), b.begin() + have);
+
+	return mrc_pkt_decode_quote(copy.data(), have, len, out);
+}
+
+TEST(Wire, QuotedDataPacketDecodesItsHeaders)
+{
+	mrc_pkt p = data(MRC_OP_WRITE_ONLY, 4000, 4000, true), got, full;
+	std::vector<u8> b = wire(p);
+	u32 hdr = mrc_pkt_hdr_len(p.bth.opcode, p.bth.ts);
+
+	ASSERT_EQ(decode(b, &full), 0);
+	// an ICMPv6 error quotes the headers and part of the payload
+	for (u32 have : {hdr, hdr + 1, hdr + 100, (u32)b.size()}) {
+		SCOPED_TRACE(have);
+		ASSERT_EQ(decode_quote(b, have, b.size(), &got), 0);
+		EXPECT_EQ(memcmp(&got, &full, sizeof(got)), 0);
+	}
+	EXPECT_EQ(decode_quote(b, hdr - 1, b.size(), &got), -MRC_WERR_TRUNCATED);
+	EXPECT_EQ(decode_quote(b, 11, b.size(), &got), -MRC_WERR_TRUNCATED);
+	// quoted more than was sent: not a packet of ours
+	EXPECT_EQ(decode_quote(b, b.size(), b.size() - 4, &got), -MRC_WERR_BAD_LENGTH);
+	// the headers are checked as the decoder checks them
+	std::vector<u8> bad = b;
+	bad[8] |= 0x01; // BTH reserved bit
+	EXPECT_EQ(decode_quote(bad, hdr, bad.size(), &got), -MRC_WERR_RESERVED);
+	// the length claimed must still agree with the DMA length
+	EXPECT_EQ(decode_quote(b, hdr, b.size() + 4, &got), -MRC_WERR_PAYLOAD_LEN);
+}
+
+TEST(Wire, QuotedProbeAndOtherPackets)
+{
+	std::vector<u8> b = wire_big(padded_probe(1400));
+	mrc_pkt got;
+
+	ASSERT_EQ(decode_quote(b, 200, b.size(), &got), 0);
+	EXPECT_EQ(got.u.probe.pad_len, 1400);
+	EXPECT_EQ(got.u.probe.key, 0x0badf00dU);
+	b[150] = 1;
+	EXPECT_EQ(decode_quote(b, 200, b.size(), &got), -MRC_WERR_RESERVED);
+	EXPECT_EQ(decode_quote(b, 27, b.size(), &got), -MRC_WERR_TRUNCATED);
+
+	// a header-only packet is never too big: only a whole quote decodes
+	std::vector<u8> n = wire(sack(true));
+	EXPECT_EQ(decode_quote(n, n.size() - 1, n.size(), &got), -MRC_WERR_TRUNCATED);
+	EXPECT_EQ(decode_quote(n, n.size(), n.size(), &got), 0);
+	std::vector<u8> junk(40, 0);
+	EXPECT_EQ(decode_quote(junk, 20, 40, &got), -MRC_WERR_UNKNOWN_OPCODE);
 }
 
 TEST(Wire, UnknownAndUnsupportedOpcodes)

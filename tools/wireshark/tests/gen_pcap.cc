@@ -57,7 +57,7 @@ std::string str(const std::string &s)
 // packets. Aborts on any encoder error: every packet here is one MRC sends.
 Bytes encode(const mrc_pkt &pkt, const Bytes &payload = {})
 {
-	Bytes b(MRC_PKT_HDR_MAX + MRC_DATA_HDR_MAX);
+	Bytes b(MRC_PKT_HDR_MAX + MRC_DATA_HDR_MAX + mrc_pkt_encoded_size(&pkt));
 	int n = mrc_pkt_encode(&pkt, b.data(), b.size());
 	if (n < 0) {
 		fprintf(stderr, "gen_pcap: encode opcode 0x%02x: %s\n", pkt.bth.opcode,
@@ -246,6 +246,13 @@ void probe(uint32_t ev)
 	expect(f, "mrc.peth.probe_id", p.u.probe.probe_id);
 	expect(f, "mrc.peth.key", p.u.probe.key);
 	expect(f, "mrc.peth.tx_time", p.u.probe.tx_time);
+
+	// a path probe padded to the size of a full data packet (issue #17)
+	p.u.probe.probe_id++;
+	p.u.probe.pad_len = 1400;
+	Frame &g = add_valid(p, encode(p), ev);
+	expect(g, "mrc.peth.probe_id", p.u.probe.probe_id);
+	expect(g, "mrc.peth.pad_len", p.u.probe.pad_len);
 }
 
 void ep_req(uint8_t op, uint32_t ev)
