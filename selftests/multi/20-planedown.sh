@@ -6,7 +6,9 @@
 #           moves everything to pl0;
 #   remote: B's pl1 down: A's NIC keeps its carrier (the virtio-net link
 #           is a socket: B's side going down is silent for A), so A must
-#           find the dead path itself, from missing acknowledgements.
+#           find the dead path itself, from missing acknowledgements
+#           (PathToBad: fails when A keeps spraying onto a dead plane,
+#           only retransmitting its losses).
 # Each time: the transfer goes on over pl0 while the link is down (A
 # sends 500 more packets on pl0: fails when the connection stalls for
 # good), comes back to pl1 once the link is up (500 packets on A's pl1:
@@ -33,12 +35,14 @@ plane_cycle() {
 		on_b "ip link set pl1 down" || return 1
 	fi
 	tx=$(dev_tx_packets pl0)
+	[ "$1" = remote ] && { mrc_wait_for 30 mrc_stat_at_least PathToBad $((bad0 + 1)) ||
+		{ echo "A never found its pl1 path dead"; return 1; }; }
 	mrc_wait_for 30 dev_tx_at_least pl0 $((tx + 500)) ||
 		{ echo "no traffic on pl0 while pl1 was down"; return 1; }
 	if [ "$1" = local ]; then
-		ip link set pl1 up && node_a routes
+		node_a up 1
 	else
-		on_b "ip link set pl1 up && $MULTI_NODE b routes"
+		node_b up 1
 	fi
 	tx=$(dev_tx_packets pl1)
 	mrc_wait_for 30 dev_tx_at_least pl1 $((tx + 500)) ||
@@ -47,9 +51,12 @@ plane_cycle() {
 
 for where in local remote; do
 	down0=$(mrc_stat PlaneDown)
+	bad0=$(mrc_stat PathToBad)
+	nopath0=$(mrc_stat OutDropNoPath)
 	mrc_check "$where plane down and up: every byte verified" \
 		multi_through "$where" "plane_cycle $where"
 	multi_report "$where"
+	mrc_info "$where: $(($(mrc_stat OutDropNoPath) - nopath0)) packets found no route (OutDropNoPath)"
 	mrc_check "$where plane down: longest stall under 2 x rto_max = $bound ms" \
 		multi_stall_below "$where" "$bound"
 done

@@ -15,6 +15,7 @@
 #             End.DT6 SID) or entropy (EVS entropy values, default 16)
 #   routes    put back the plane links' addresses and routes (a link set
 #             down loses them)
+#   up P      plane P's link up, with its address and routes at once
 #   reset     undo what a test changed: MRC planes, qdiscs, offloads,
 #             MTU, links down, background processes
 #
@@ -42,7 +43,7 @@ plane_addr() { # ROLE P
 
 net() {
 	local d mac name p nh=""
-	modprobe -q virtio_net
+	modprobe -qa virtio_net e1000e
 	modprobe -q dummy
 	sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 \
 		net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
@@ -114,6 +115,23 @@ routes() {
 	ip route replace "fd00:$peer::1/128" src "fd00:$role::1" $nh
 }
 
+# up P: plane P's link up again with its address and routes in one ip
+# batch, so that no packet finds the link up but unrouted (a link set
+# down loses both; replaying them one ip at a time takes a few hundred
+# ms in the emulated guest).
+up() {
+	local p=$1 q nh=""
+	for q in $(seq 0 $((planes - 1))); do
+		nh="$nh nexthop via $(plane_addr "$peer" "$q") dev pl$q"
+	done
+	ip -force -batch - <<-EOF
+		link set pl$p up
+		addr replace $(plane_addr "$role" "$p")/64 dev pl$p nodad
+		route replace fc00:0:e0$peer$p::/48 via $(plane_addr "$peer" "$p") dev pl$p
+		route replace fd00:$peer::1/128 src fd00:$role::1 $nh
+	EOF
+}
+
 reset() {
 	local p
 	[ -s /tmp/node-pids ] && xargs -r kill < /tmp/node-pids 2>/dev/null
@@ -129,6 +147,6 @@ reset() {
 }
 
 case $cmd in
-net | load | config | routes | reset) "$cmd" "$@" ;;
+net | load | config | routes | up | reset) "$cmd" "$@" ;;
 *) sed -n '9,20p' "$0" >&2; exit 2 ;;
 esac

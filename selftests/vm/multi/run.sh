@@ -11,7 +11,7 @@
 #        guest A (tests)                      guest B (agent)
 #   fd00:a::1 on lo                       fd00:b::1 on lo
 #   pl0  fd01:0::1  <== virtio-net ==>  fd01:0::2  pl0
-#   pl1  fd01:1::1  <== virtio-net ==>  fd01:1::2  pl1
+#   pl1  fd01:1::1  <==   e1000e   ==>  fd01:1::2  pl1
 #   mgmt 10.99.0.1  <== virtio-net ==>  10.99.0.2  mgmt (agent :7000)
 #
 # Usage: selftests/vm/multi/run.sh [-t VM_TIMEOUT] [-q] TEST...
@@ -22,9 +22,15 @@
 #
 # Environment: MRC_MULTI_PLANES (plane links, default 2), MRC_MULTI_MTU
 # (plane MTU, default 9000), MRC_MULTI_MEM (MiB per guest, default 1024),
-# MRC_MULTI_NIC (QEMU NIC model of the plane links, default
-# virtio-net-pci; e1000e emulates checksum and TSO offload in the device
-# model, which a socket netdev cannot give virtio-net).
+# MRC_MULTI_NIC (QEMU NIC models of the plane links, plane p taking word
+# p modulo their number; default "virtio-net-pci e1000e": plane 0 is
+# virtio-net, plane 1 an emulated Intel 82574. Over a socket netdev QEMU
+# gives virtio-net no transmit offloads (they need a tap's virtio-net
+# header), only receive checksums and the guest's GRO; e1000e offers
+# transmit checksum offload and TSO, which QEMU's device model carries
+# out, so with the default every offload is on on some plane, and MRC
+# crosses two different drivers at once. MRC_MULTI_NIC=virtio-net-pci:
+# every plane virtio-net.)
 #
 # Guest B has a monitor socket: a test powers B off (QEMU "quit") by
 # creating xchg/ctl/poweroff-b; run.sh does it and answers with
@@ -63,16 +69,18 @@ mkdir -p "$out/a" "$out/b" "$out/xchg/ctl"
 out=$(cd "$out" && pwd)
 sock=$(mktemp -d /tmp/mrc-multi.XXXXXX)	# unix socket paths are short
 planes=${MRC_MULTI_PLANES:-2}
-nic=${MRC_MULTI_NIC:-virtio-net-pci}
-export MRC_MULTI_PLANES=$planes MRC_MULTI_MTU=${MRC_MULTI_MTU:-9000}
+read -ra nics <<< "${MRC_MULTI_NIC:-virtio-net-pci e1000e}"
+# What the guests see of the environment (they do not inherit it).
+genv=(env "MRC_MULTI_PLANES=$planes" "MRC_MULTI_MTU=${MRC_MULTI_MTU:-9000}"
+	"MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-1}" "MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}")
 export MRC_VM_MEM=${MRC_MULTI_MEM:-1024} MRC_VM_SMP=1
 
 # qemu_args ME OTHER: the NICs and shares of guest ME (a or b).
 qemu_args() {
 	local me=$1 other=$2 l mac model
 	for l in ff $(seq -f '%02g' 0 $((planes - 1))); do
-		model=$nic
-		[ "$l" = ff ] && model=virtio-net-pci
+		model=virtio-net-pci
+		[ "$l" = ff ] || model=${nics[$((10#$l % ${#nics[@]}))]}
 		mac=52:54:00:00:0$me:$l
 		printf -- '-netdev dgram,id=n%s,local.type=unix,local.path=%s,remote.type=unix,remote.path=%s ' \
 			"$l" "$sock/$me-$l" "$sock/$other-$l"
@@ -108,10 +116,10 @@ fi
 
 t0=$(date +%s.%N)
 MRC_VM_QEMU_ARGS=$(qemu_args b a) "$root/selftests/vm/run-vm.sh" -q -t "$vm_timeout" \
-	-o "$out/b" -- "$here/guest.sh" b > "$out/b/run-vm.log" 2>&1 &
+	-o "$out/b" -- "${genv[@]}" "$here/guest.sh" b > "$out/b/run-vm.log" 2>&1 &
 pid_b=$!
 MRC_VM_QEMU_ARGS=$(qemu_args a b) "$root/selftests/vm/run-vm.sh" $quiet -t "$vm_timeout" \
-	-o "$out/a" -- env MRC_TEST_KEEP=/tmp/out/keep "$here/guest.sh" a "${tests[@]}" &
+	-o "$out/a" -- "${genv[@]}" MRC_TEST_KEEP=/tmp/out/keep "$here/guest.sh" a "${tests[@]}" &
 pid_a=$!
 
 b_off=0
