@@ -9,11 +9,18 @@
 # Spread: MRC picks the plane of every packet, so each plane link of A
 # carries within +-25% of the mean (fails when the sender sticks to one
 # plane, or a plane's packets are lost on the NIC and resent elsewhere).
-# Then TCP over the same links, for the goodput next to MRC's.
+# Then TCP over the same links, for the goodput next to MRC's. B's wall
+# clock runs an hour behind A's.
 # timeout: 900
 . "$(dirname "$0")/lib_multi.sh"
 
 mrc_module_load
+# The premise of every test here: two kernels, whose clocks are not in
+# step (run.sh starts B's an hour behind; fails when that did not take).
+skew=$(( $(date +%s) - $(on_b "date +%s") ))
+mrc_info "A's wall clock is $skew s ahead of B's; A booted $(cut -d' ' -f1 /proc/uptime) s ago, B $(on_b "cut -d' ' -f1 /proc/uptime") s ago"
+mrc_check "A and B are two kernels with clocks not in step" \
+	[ "$skew" -ge 1800 -a "$(cat /proc/sys/kernel/random/boot_id)" != "$(on_b cat /proc/sys/kernel/random/boot_id)" ]
 plane_tx() { # "plane tx_bytes" per plane of A
 	local p
 	for p in $(seq 0 $((MULTI_P - 1))); do

@@ -86,15 +86,29 @@ multi_transfer() {
 	if [ "$crc" != 0 ] || ! multi_server_done "$name" 60; then
 		sed 's/^/client: /' "$res/$name.client" "$res/$name.client.log" | head -20
 		sed 's/^/server: /' "$xres/$name.server" "$xres/$name.server.log" | head -20
+		multi_diag
 		return 1
 	fi
+}
+
+# multi_diag: both hosts' connections and non-zero MIB counters, for a
+# failure's log.
+multi_diag() {
+	echo "A's connections:"
+	"$MRCCTL" conn show paths 2>&1 | head -20
+	echo "B's connections:"
+	on_b "$MRCCTL conn show paths" 2>&1 | head -20
+	echo "A's counters: $(awk '$2 != 0 { printf "%s=%s ", $1, $2 }' /proc/net/mrc_stat)"
+	echo "B's counters: $(on_b "awk '\$2 != 0 { printf \"%s=%s \", \$1, \$2 }' /proc/net/mrc_stat")"
 }
 
 # multi_report NAME: one line on B's side of transfer NAME.
 multi_report() {
 	mrc_info "$1: goodput $(mrc_json "$xres/$1.server" goodput_mbps) Mbit/s," \
 		"longest stall $(mrc_json "$xres/$1.server" longest_stall_ms) ms," \
-		"$(mrc_json "$xres/$1.server" bytes 2>/dev/null) bytes"
+		"$(mrc_json "$xres/$1.server" bytes 2>/dev/null) bytes;" \
+		"sender's system CPU $(mrc_json "$res/$1.client" cpu_sys_s 2>/dev/null) s" \
+		"in $(mrc_json "$res/$1.client" seconds 2>/dev/null) s"
 }
 
 # multi_stall_below NAME MS: transfer NAME's longest delivery stall at B.
