@@ -106,9 +106,10 @@ multi_diag() {
 multi_report() {
 	mrc_info "$1: goodput $(mrc_json "$xres/$1.server" goodput_mbps) Mbit/s," \
 		"longest stall $(mrc_json "$xres/$1.server" longest_stall_ms) ms," \
-		"$(mrc_json "$xres/$1.server" bytes 2>/dev/null) bytes;" \
-		"sender's system CPU $(mrc_json "$res/$1.client" cpu_sys_s 2>/dev/null) s" \
-		"in $(mrc_json "$res/$1.client" seconds 2>/dev/null) s"
+		"$(mrc_json "$xres/$1.server" bytes 2>/dev/null) bytes" \
+		"$(mrc_json "$res/$1.client" cpu_sys_s >/dev/null 2>&1 &&
+			echo "; sender's system CPU $(mrc_json "$res/$1.client" cpu_sys_s) s" \
+				"in $(mrc_json "$res/$1.client" seconds) s")"
 }
 
 # multi_stall_below NAME MS: transfer NAME's longest delivery stall at B.
