@@ -19,6 +19,7 @@
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  only the VM tests that build the reference
 #                   fabric (transfers, faults; part of check too)
+#   make selftests-multi  two guests, two kernels (T="10-transfer")
 #   make check-debug  the VM suite on a debug kernel (KASAN, lockdep, kmemleak,
 #                   UBSAN; built once per machine, about an hour; not in check;
 #                   about 80 min on a quiet 2-core machine, T="..." for some
@@ -61,6 +62,11 @@ selftests: all
 
 selftests-fabric: all
 	selftests/run.sh $(notdir $(basename $(shell grep -l lib_fabric.sh selftests/tests/*.sh)))
+
+# Two kernels: guest A and guest B over virtio-net plane links (T: names
+# under selftests/multi, default all of them; run under the VM lock).
+selftests-multi: all
+	selftests/vm/multi/run.sh $(or $(T),$(notdir $(basename $(wildcard selftests/multi/[0-9]*.sh))))
 
 netlink-gen:
 	python3 scripts/mrc-nlgen.py
@@ -111,4 +117,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric netlink-gen lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean

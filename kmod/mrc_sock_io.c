@@ -32,6 +32,30 @@ static int mrc_sock_wait(struct mrc_sock *msk, long *timeo,
 	return 0;
 }
 
+/*
+ * Wait for room to write: for the peer to acknowledge some of the @queued
+ * bytes of the send queue, which is what frees both bytes and SEQPACKET
+ * message slots (mrc_glue_write_space()), and wakes us (sk_write_space).
+ * Waiting for mrc_glue_writable() instead spun: it is true whenever the
+ * queue is under sk_sndbuf, also when every message slot is taken or a
+ * message does not fit in what is left. With nothing queued there is
+ * nothing to be acknowledged: then wait for mrc_glue_writable().
+ */
+static int mrc_sock_wait_room(struct mrc_sock *msk, long *timeo, u64 queued)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &msk->sk;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	sk_wait_event(sk, timeo, READ_ONCE(msk->sndq_bytes) < queued ||
+		      (!queued && mrc_glue_writable(msk)) || sk->sk_err ||
+		      sk->sk_state == MRC_ST_CLOSED, &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	if (signal_pending(current))
+		return sock_intr_errno(*timeo);
+	return 0;
+}
+
 static int mrc_sock_send_error(struct mrc_sock *msk, int flags)
 {
 	struct sock *sk = &msk->sk;
@@ -110,7 +134,7 @@ static int mrc_sock_do_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t 
 				goto out;
 			}
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-			err = mrc_sock_wait(msk, &timeo, mrc_glue_writable);
+			err = mrc_sock_wait_room(msk, &timeo, msk->sndq_bytes);
 			if (err)
 				goto out;
 			/*

@@ -9,6 +9,7 @@
 #   5. the protocol core's line coverage (>= 90%) and each libFuzzer
 #      target briefly (MRC_FUZZ_SECONDS, default 10; 0 skips)
 #   6. VM selftests (one boot of Debian's kernel)
+#   7. VM selftests across two kernels (two guests, selftests-multi)
 # Ends with one summary line; exit status non-zero if anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,10 +82,26 @@ v_failed=${v_failed:-0}
 v_skipped=${v_skipped:-0}
 [ "$vm_ok" = 0 ] || [ "$v_failed" != 0 ] || v_failed=1
 
+step "VM selftests across two kernels"
+selftests/vm/multi/run.sh -q selftests/multi/[0-9]*.sh 2>&1 | tee "$logdir/selftests-multi.log"
+multi_ok=${PIPESTATUS[0]}
+grep -E '^not ok ' "$build/selftests-multi/ktap.txt" 2>/dev/null
+summary=$(grep -E '^selftests-multi: [0-9]+ passed' "$logdir/selftests-multi.log" | tail -1)
+m_passed=$(echo "$summary" | sed -n 's/selftests-multi: \([0-9]\+\) passed.*/\1/p')
+m_failed=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) failed.*/\1/p')
+m_skipped=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) skipped.*/\1/p')
+m_passed=${m_passed:-0}
+m_failed=${m_failed:-0}
+[ "$multi_ok" = 0 ] || [ "$m_failed" != 0 ] || m_failed=1
+v_passed=$((v_passed + m_passed))
+v_failed=$((v_failed + m_failed))
+v_skipped=$((v_skipped + ${m_skipped:-0}))
+
 passed=$((u_total - u_failed + v_passed))
 failed=$((u_failed + v_failed))
 echo
 echo "check: unit $((u_total - u_failed))/$u_total, VM selftests $v_passed passed" \
-	"$v_failed failed $v_skipped skipped, $((SECONDS - start)) s"
+	"$v_failed failed $v_skipped skipped (two kernels: $m_passed passed $m_failed failed)," \
+	"$((SECONDS - start)) s"
 echo "check: $passed passed, $failed failed, $v_skipped skipped"
 [ "$failed" = 0 ]

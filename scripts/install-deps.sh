@@ -14,6 +14,8 @@ packages=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	# the test VM
 	qemu-system-x86 busybox-static cpio file kmod iproute2 iputils-ping procps python3
+	# the two-kernel tests switch NIC offloads (selftests/multi/40-offloads)
+	ethtool
 	# userspace libraries and tests
 	libnl-3-dev libnl-genl-3-dev libcli11-dev nlohmann-json3-dev
 	libgtest-dev libgmock-dev

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Offload variants across two kernels (usid, 2 planes,
+# selftests/vm/multi): each time a STREAM and a SEQPACKET transfer A->B
+# verified byte for byte (fails when MRC relies on an offload being on:
+# checksums left for a NIC that does not compute them, or packets
+# coalesced by GRO that MRC's receive path does not take apart, or a
+# packet larger than the plane's MTU):
+#   defaults      every offload the NIC has on, MTU 9000 (jumbo)
+#   tx-csum-off   transmit checksum offload off on both hosts' planes
+#   gro-off       GRO off at the receiver (B)
+#   mtu1500       planes at MTU 1500 on both hosts (the default is 9000)
+# A variant the NIC cannot switch (ethtool: [fixed]) is reported as such
+# and still run.
+# timeout: 900
+. "$(dirname "$0")/lib_multi.sh"
+
+mrc_module_load
+n=$(mrc_size $((32 << 20)))
+seq=$(mrc_size 2002000)
+offloads() { # what each plane NIC of this host offers
+	local p
+	for p in $(seq 0 $((MULTI_P - 1))); do
+		echo "pl$p $(ethtool -i "pl$p" | sed -n 's/^driver: //p') mtu $(cat "/sys/class/net/pl$p/mtu"):" \
+			"$(ethtool -k "pl$p" | grep -E '^(rx-checksumming|tx-checksumming|tcp-segmentation-offload|generic-receive-offload):' |
+				sed 's/-offload//; s/-checksumming/-csum/' | tr -d '\n')"
+	done
+}
+
+# variant NAME SETUP-ON-A SETUP-ON-B IN-EFFECT: IN-EFFECT (a command
+# string) checks that the set-up took (fails when ethtool or ip silently
+# left the setting as it was, and the variant tested the default again).
+variant() {
+	node_a reset
+	node_b reset >/dev/null
+	{ eval "$2" && on_b "$3"; } >/dev/null 2>&1 || { mrc_fail "$1: set-up"; return; }
+	offloads | sed "s/^/# $1: A /"
+	on_b "$(declare -f offloads); MULTI_P=$MULTI_P offloads" > "$res/offloads-b"
+	sed "s/^/# $1: B /" "$res/offloads-b"
+	mrc_check "$1: in effect" eval "$4"
+	mrc_check "$1: MRC configured" node_both config usid
+	mrc_check "$1: $((n >> 20)) MiB stream verified" \
+		multi_transfer "$1-stream" -t stream -n "$n" --time-limit "$(mrc_time 300)"
+	multi_report "$1-stream"
+	mrc_check "$1: about $((seq / 500500))k SEQPACKET messages verified" \
+		multi_transfer "$1-seq" -t seqpacket --random-sizes 1000 -n "$seq" \
+		--time-limit "$(mrc_time 300)"
+}
+mrc_on_exit "node_a reset; node_b reset"
+tx_off="for p in \$(seq 0 $((MULTI_P - 1))); do ethtool -K pl\$p tx off; done"
+gro_off="for p in \$(seq 0 $((MULTI_P - 1))); do ethtool -K pl\$p gro off; done"
+mtu="for p in \$(seq 0 $((MULTI_P - 1))); do ip link set pl\$p mtu 1500; done"
+variant defaults : : "offloads | grep -q 'mtu 9000' && ! grep -q 'generic-receive: off' $res/offloads-b"
+variant tx-csum-off "$tx_off" "$tx_off" "! offloads | grep -q 'tx-csum: on'"
+variant gro-off : "$gro_off" "! grep -q 'generic-receive: on' $res/offloads-b"
+variant mtu1500 "$mtu" "$mtu" "! offloads | grep -q 'mtu 9000' && ! grep -q 'mtu 9000' $res/offloads-b"
+mrc_done
