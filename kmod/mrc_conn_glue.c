@@ -18,6 +18,7 @@
  *
  * Everything here runs under the socket lock.
  */
+#include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <net/ip6_route.h>
@@ -381,6 +382,80 @@ static bool mrc_glue_live(const struct mrc_sock *msk)
 static const struct mrc_route *mrc_glue_route(const struct mrc_sock *msk, u32 cfg_id)
 {
 	return cfg_id < msk->ncands ? &msk->routes[cfg_id] : NULL;
+}
+
+/*
+ * Path probes shared between connections. In usid and srh mode a
+ * configured path is one source route whatever the EV, so a probe one
+ * connection sent to a peer proves the route for every connection to
+ * that peer: when many connections share failed paths or backups, each
+ * route is probed about once per probe interval, not once per
+ * connection. In entropy mode each EV hashes its own way through the
+ * fabric: nothing is shared.
+ */
+static const struct mrc_route *mrc_glue_probe_route(const struct mrc_sock *msk,
+						    u32 ev)
+{
+	int idx = mrc_conn_path_of_ev(msk->conn, ev);
+	const struct mrc_route *rt;
+
+	if (idx < 0)
+		return NULL;
+	rt = mrc_glue_route(msk, mrc_conn_path(msk->conn, idx)->cfg_id);
+	return rt && rt->mode != MRC_FWD_ENTROPY ? rt : NULL;
+}
+
+/* What a probe of this connection proves: the size of its padding. */
+static u32 mrc_glue_probe_size(const struct mrc_sock *msk)
+{
+	return msk->conn->p.caps & MRC_CAP_PROBE_PAD ?
+	       mrc_conn_data_pkt_size(msk->conn) : 0;
+}
+
+static struct mrc_probe_seen *mrc_glue_probe_slot(struct mrc_dp_net *dn,
+						  const struct in6_addr *peer,
+						  u32 path_id)
+{
+	u32 h = jhash2((const u32 *)peer->s6_addr32, 4, path_id);
+
+	return &dn->probe_seen[h & (MRC_PROBE_SEEN - 1)];
+}
+
+/* A probe of ours on @ev was answered: remember it for the others. */
+static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u64 now)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
+	const struct mrc_route *rt = mrc_glue_probe_route(msk, ev);
+	struct mrc_probe_seen *e;
+
+	if (!rt)
+		return;
+	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
+	spin_lock_bh(&dn->probe_seen_lock);
+	e->peer = msk->daddr;
+	e->path_id = rt->path_id;
+	e->size = mrc_glue_probe_size(msk);
+	e->at = now;
+	spin_unlock_bh(&dn->probe_seen_lock);
+}
+
+/* Was a probe as large as ours over @ev's route answered just now? */
+static bool mrc_glue_probe_known(struct mrc_sock *msk, u32 ev, u64 now)
+{
+	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
+	const struct mrc_route *rt = mrc_glue_probe_route(msk, ev);
+	const struct mrc_probe_seen *e;
+	bool known;
+
+	if (!rt)
+		return false;
+	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
+	spin_lock_bh(&dn->probe_seen_lock);
+	known = e->at && now - e->at < msk->conn->paths.pol.probe_interval_ns &&
+		e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
+		e->size >= mrc_glue_probe_size(msk);
+	spin_unlock_bh(&dn->probe_seen_lock);
+	return known;
 }
 
 /* Copy stream bytes [off, off + len) out of the send queue. */
@@ -761,6 +836,12 @@ int mrc_glue_push(struct mrc_sock *msk)
 	now = ktime_get_ns();
 	while (budget > 0 && (r = mrc_conn_next_ctrl(conn, now, &pkt, &ev))) {
 		budget--;
+		/* Another connection's answer over the same route will do. */
+		if (r == 2 && mrc_glue_probe_known(msk, ev, now)) {
+			mrc_conn_probe_shared(conn, ev, now);
+			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_SHARED);
+			continue;
+		}
 		/* A path probe waits when the namespace's budget is spent. */
 		if (r == 2 && !__ratelimit(&mrc_dp_net(net)->probe_rl)) {
 			mrc_conn_probe_unsent(conn, ev, now);
@@ -926,6 +1007,7 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 	struct sock *sk = &msk->sk;
 	struct mrc_conn_verdict v;
 	int drop;
+	u64 now;
 
 	if (!mrc_glue_live(msk))
 		goto free;
@@ -938,8 +1020,11 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		mrc_conn_set_rx_mem_full(msk->conn,
 					 atomic_read(&sk->sk_rmem_alloc) >
 					 2 * READ_ONCE(sk->sk_rcvbuf));
-	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce,
-			   ktime_get_ns(), &v);
+	now = ktime_get_ns();
+	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce, now, &v);
+	if (!drop && pkt->type == MRC_PKT_SACK && pkt->u.sack.probe_resp &&
+	    pkt->u.sack.mark == MRC_PATH_MARK_NONE)
+		mrc_glue_probe_note(msk, pkt->u.sack.entropy, now);
 	if (drop) {
 		mrc_glue_count_drop(net, drop);
 		net_dbg_ratelimited("mrc: qpn %u dropped a packet: %s\n",

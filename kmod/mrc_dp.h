@@ -61,6 +61,26 @@ struct mrc_skb_cb {
  */
 #define MRC_PROBE_RATE_PER_SEC	4000
 
+/* Answered path probes remembered per namespace (direct-mapped). */
+#define MRC_PROBE_SEEN		256
+
+/**
+ * struct mrc_probe_seen - a path probe that was answered: for a probe
+ * interval, any connection to @peer over the source route @path_id takes
+ * it as the answer to its own probe of that route (mrc_conn_glue.c).
+ * @peer: the peer's address.
+ * @path_id: the configured path (usid or srh: one route for every EV).
+ * @size: bytes the probe carried on the wire beyond its headers: a
+ *	connection with larger data packets needs a probe of its own.
+ * @at: when the answer came (0: empty).
+ */
+struct mrc_probe_seen {
+	struct in6_addr peer;
+	u32 path_id;
+	u32 size;
+	u64 at;
+};
+
 /**
  * struct mrc_dp_net - per-namespace state of the data path (mrc_netns.c
  * sets it up and tears it down).
@@ -81,6 +101,9 @@ struct mrc_skb_cb {
  * @probe_rl: the namespace's budget of path probes (every connection's
  *	probes of backups and assumed-bad paths together); a probe over
  *	it is held back, not counted against its path.
+ * @probe_seen_lock: protects @probe_seen (taken in softirq).
+ * @probe_seen: answered path probes, shared by the namespace's
+ *	connections to the same peer over the same source route.
  * @ctl_rl: rate limit of stateless control work: RESETs answering data
  *	for an unknown connection (mrc_hs_reset_unknown()) and the lookups
  *	of NO_CONN RESETs received (mrc_table_lookup_peer()).
@@ -106,6 +129,8 @@ struct mrc_dp_net {
 	struct ratelimit_state ep_rl;
 	struct ratelimit_state rep_rl;
 	struct ratelimit_state probe_rl;
+	spinlock_t probe_seen_lock;	/* @probe_seen */
+	struct mrc_probe_seen probe_seen[MRC_PROBE_SEEN];
 	struct ratelimit_state ctl_rl;
 	struct mrc_cookie_key cookie_key;
 	struct mrc_cookie_used {

@@ -81,6 +81,7 @@ static int __net_init mrc_dp_net_init(struct net *net)
 	ratelimit_state_init(&dn->probe_rl, HZ / 10,
 			     MRC_PROBE_RATE_PER_SEC / 10);
 	ratelimit_set_flags(&dn->probe_rl, RATELIMIT_MSG_ON_RELEASE);
+	spin_lock_init(&dn->probe_seen_lock);
 	/* Last: from here on configuration changes reach the connections. */
 	return mrc_conn_list_net_init(net);
 }

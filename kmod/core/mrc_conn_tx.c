@@ -563,6 +563,32 @@ out:
 }
 
 /**
+ * mrc_conn_probe_shared() - the path probe mrc_conn_next_ctrl() just
+ * returned (return value 2) is not sent: the caller knows its answer,
+ * because a probe of another connection over the same source route to
+ * the same peer, at least as large, was answered within a probe interval.
+ * @conn: connection.
+ * @ev: the EV it was for.
+ * @now: current time.
+ *
+ * The path takes it as an answered probe of its own.
+ */
+void mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now)
+{
+	int idx = mrc_conn_path_of_ev(conn, ev);
+	const struct mrc_path *p;
+
+	if (idx < 0)
+		return;
+	conn->st.tx_ctrl--;
+	conn->st.probes_sent--;
+	mrc_path_probe_answered(&conn->paths, idx, now, MRC_PATH_MARK_NONE);
+	p = &conn->paths.paths[idx];
+	if (p->state == MRC_PATH_ASSUMED_BAD)
+		mrc_conn_probe_soon(conn, p->next_probe);
+}
+
+/**
  * mrc_conn_probe_unsent() - the path probe mrc_conn_next_ctrl() just
  * returned (return value 2) was not sent: the namespace's probe budget
  * is spent.

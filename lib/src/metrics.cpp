@@ -111,6 +111,8 @@ const MibMetric kMib[] = {
      "CM_REQs left unanswered over the namespace's CM_REP budget (the requester retries)."},
     {"mrc_path_packet_too_big", nullptr, nullptr,
      "ICMPv6 packet-too-big errors that took a path of a connection out."},
+    {"mrc_path_probes_shared", nullptr, nullptr,
+     "Path probes answered by another connection's probe of the same route (not sent)."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

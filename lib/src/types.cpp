@@ -97,6 +97,7 @@ const char *const kMibNames[] = {
     "PathProbeDeferred",
     "HsReqDropRateLimit",
     "PathPktTooBig",
+    "PathProbeShared",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -16,7 +16,8 @@
 # existed, each idle connection probed its 4 backups every 40 ms and the
 # peer answered each probe on up to 8 paths: 1000 idle connections asked
 # for about 100,000 probes a second. Then every connection sends 4 KiB
-# after its idle time, verified byte for byte: the pause loses nothing.
+# after its idle time, verified byte for byte: the pause loses nothing;
+# while data moved, the connections shared their probes' answers.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -112,6 +113,15 @@ for i in $(seq 1 $K); do
 	completed=$((completed + $(jnum "$dir/client$i.out" completed)))
 done
 mrc_check_eq "clients: $N completed" $N "$completed"
+# The 1000 connections share A's 8 usid routes to B: a backup probe
+# answered for one connection stands for every other connection's probe
+# of that route within the probe interval (PathProbeShared), so A sends
+# far fewer probes than its connections ask for. Fails if answers are
+# not shared.
+shared=$(mrc_mib "$A" PathProbeShared)
+mrc_info "A: probes sent $(mrc_mib "$A" ProbesSent), answered for another connection $shared," \
+	"held back by the budget $(mrc_mib "$A" PathProbeDeferred)"
+mrc_check "A's connections shared probe answers (PathProbeShared $shared)" [ "$shared" -gt 0 ]
 kill "$srv"
 wait "$srv"
 mrc_check_eq "server: $N verified" $N "$(jnum "$dir/server.out" completed)"

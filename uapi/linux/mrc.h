@@ -409,6 +409,10 @@ enum mrc_event_type {
  *	CM_REP budget (10000 per second) was spent: the requester retries.
  * @MRC_MIB_PATH_PKT_TOO_BIG: ICMPv6 packet-too-big errors that took a path of a
  *	connection out (their MTU was below the connection's data packets).
+ * @MRC_MIB_PATH_PROBE_SHARED: Path probes not sent because another connection's
+ *	probe to the same peer over the same source route (usid or srh), at
+ *	least as large, was answered within the probe interval: taken as
+ *	answered.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -475,6 +479,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_PROBE_DEFERRED,
 	MRC_MIB_HS_REQ_DROP_RATELIMIT,
 	MRC_MIB_PATH_PKT_TOO_BIG,
+	MRC_MIB_PATH_PROBE_SHARED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

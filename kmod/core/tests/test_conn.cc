@@ -1166,3 +1166,52 @@ TEST(Conn, NoPaddedProbesForAPeerWithout)
 	}
 	EXPECT_GT(probes, 0);
 }
+
+// A probe answered for another connection over the same route stands
+// for this connection's own (the glue shares answers in usid and srh
+// mode): a failed path whose probes are all answered that way returns
+// after at most success_to_good of them without a single probe sent. Fails if a
+// shared answer is not counted (the path stays ASSUMED_BAD) or if it is
+// counted as sent.
+TEST(Conn, SharedProbeAnswersBringAPathBack)
+{
+	Pair pr;
+	start_probing(pr);
+	mrc_conn &c = pr.c[0];
+	uint32_t idx = c.paths.count;
+	for (uint32_t i = 0; i < c.paths.count; i++)
+		if (c.paths.paths[i].state == MRC_PATH_GOOD) {
+			idx = i;
+			break;
+		}
+	ASSERT_LT(idx, c.paths.count);
+	mrc_path_on_timeout(&c.paths, idx, pr.now, pr.now - 1);
+	ASSERT_EQ(c.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
+	const uint32_t ev = c.paths.paths[idx].ev;
+	const uint64_t sent0 = c.st.probes_sent, t0 = pr.now;
+	const uint64_t bound = c.paths.pol.success_to_good * c.paths.pol.probe_interval_ns * 2;
+	uint32_t shared = 0;
+	while (c.paths.paths[idx].state == MRC_PATH_ASSUMED_BAD && pr.now < t0 + bound) {
+		pr.now += 100000;
+		mrc_conn_on_timer(&c, pr.now);
+		mrc_pkt pkt;
+		uint32_t e;
+		int r;
+		while ((r = mrc_conn_next_ctrl(&c, pr.now, &pkt, &e))) {
+			ASSERT_EQ(r, 2);
+			if (e == ev) {
+				mrc_conn_probe_shared(&c, e, pr.now);
+				shared++;
+			} else {
+				mrc_conn_probe_unsent(&c, e, pr.now);
+			}
+		}
+	}
+	// back in use, or retired into the backups (the plane's backup
+	// replaced it), or taken by the min-active floor after one answer
+	EXPECT_NE(c.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_GE(shared, 1u);
+	EXPECT_LE(shared, c.paths.pol.success_to_good);
+	EXPECT_EQ(c.st.probes_sent, sent0);
+	EXPECT_EQ(c.paths.paths[idx].stats.probes_failed, 0u);
+}
