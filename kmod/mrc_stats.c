@@ -83,6 +83,7 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_HS_COOKIE_SENT] = "HsCookieSent",
 	[MRC_MIB_HS_COOKIE_BAD] = "HsCookieBad",
 	[MRC_MIB_HS_COOKIE_EXPIRED] = "HsCookieExpired",
+	[MRC_MIB_PATH_REVERSE_PROBES] = "PathReverseProbes",
 };
 
 /**

@@ -799,6 +799,10 @@ mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
 	if (!mrc_path_in_use(p) || (p->flags & MRC_PATHF_REV_CTRL))
 		return MRC_PATH_NEVER;
 	p->flags |= MRC_PATHF_REV_CTRL;
+	/* One outstanding already (next_probe: when it left): it will do. */
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT))
+		return MRC_PATH_NEVER;
 	/* Not sooner than the probe interval after the last probe either. */
 	p->next_probe = max(p->next_probe, now + mrc_path_rev_wait(t));
 	return p->next_probe;
@@ -819,8 +823,37 @@ static void mrc_path_reverse_failed(struct mrc_path_table *t, u32 idx,
 }
 
 /*
+ * When the reverse probe outstanding on @p has failed: its answer comes
+ * back on the peer's paths, behind the peer's data, so the path's own RTT
+ * (sampled by these probes) sets the floor as for other probes; until
+ * there is a sample, the answer gets the whole silence wait.
+ */
+static mrc_time_t mrc_path_rev_deadline(const struct mrc_path_table *t,
+					const struct mrc_path *p)
+{
+	u64 ivl = mrc_path_probe_ivl(t, p, p->state);
+
+	if (!p->srtt_us)
+		ivl = max(ivl, mrc_path_rev_wait(t));
+	return p->next_probe + ivl;
+}
+
+void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now)
+{
+	const struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT) && now > p->next_probe)
+		mrc_path_on_rtt(t, idx, now - p->next_probe);
+}
+
+/*
  * Settle the reverse probe outstanding on @idx, if any. Return: false when
- * one is still outstanding (its deadline in next_probe).
+ * one is still outstanding (sent at next_probe).
  */
 static bool mrc_path_reverse_settle(struct mrc_path_table *t, u32 idx,
 				    mrc_time_t now)
@@ -835,7 +868,7 @@ static bool mrc_path_reverse_settle(struct mrc_path_table *t, u32 idx,
 		p->flags &= ~MRC_PATHF_REV_OUT;
 		return true;
 	}
-	if (now < p->next_probe)
+	if (now < mrc_path_rev_deadline(t, p))
 		return false;
 	p->flags &= ~MRC_PATHF_REV_OUT;
 	mrc_path_reverse_failed(t, idx, now);
@@ -852,7 +885,7 @@ u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 	for (i = 0; i < t->count; i++) {
 		p = &t->paths[i];
 		if (!mrc_path_reverse_settle(t, i, now)) {
-			deadline = min(deadline, p->next_probe);
+			deadline = min(deadline, mrc_path_rev_deadline(t, p));
 			continue;
 		}
 		if (!mrc_path_in_use(p)) {
@@ -869,8 +902,8 @@ u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 		p->flags |= MRC_PATHF_PROBE_OUT | MRC_PATHF_REV_OUT;
 		p->stats.probes_sent++;
 		t->rev_probes++;
-		p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
-		deadline = min(deadline, p->next_probe);
+		p->next_probe = now;	/* sent; see mrc_path_rev_deadline() */
+		deadline = min(deadline, mrc_path_rev_deadline(t, p));
 		out[n++] = i;
 	}
 	/* One poll per probe interval at most, however the dues spread. */

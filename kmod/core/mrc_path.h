@@ -100,7 +100,8 @@ enum mrc_path_mark {
  *	of a path in use (set with @MRC_PATHF_PROBE_OUT).
  * @MRC_PATHF_REV_CTRL: the path carried our SACKs or NACKs since it was
  *	last heard from; while set on a path in use, @next_probe is when its
- *	reverse-liveness probe is due.
+ *	reverse-liveness probe is due (while @MRC_PATHF_REV_OUT is set: when
+ *	that probe was sent).
  */
 enum mrc_path_flags {
 	MRC_PATHF_LINK_OUT	= 1 << 0,
@@ -521,6 +522,21 @@ mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
  */
 u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 			  u32 max, mrc_time_t *next);
+
+/**
+ * mrc_path_reverse_answered() - a probe answer reflecting path @idx came
+ * back: if it answers a reverse-liveness probe, sample the path's RTT.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Call before mrc_path_probe_answered(). The answer travels behind the
+ * peer's data, so under load it takes far longer than the fabric's RTT:
+ * the sample keeps the probe's deadline (2 smoothed RTTs at least) from
+ * failing paths that merely answer slowly.
+ */
+void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now);
 
 /**
  * mrc_path_probe_answered() - a probe on path @idx was answered.

@@ -105,6 +105,8 @@ const MibMetric kMib[] = {
      "CM_REPs sent by listeners keeping no state (each carries a cookie)."},
     {"mrc_handshake_cookies_refused", "reason", "bad", kCookieHelp},
     {"mrc_handshake_cookies_refused", "reason", "expired", kCookieHelp},
+    {"mrc_path_reverse_probes", nullptr, nullptr,
+     "EV probes of paths that carry our SACKs and heard nothing back."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

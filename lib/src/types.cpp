@@ -94,6 +94,7 @@ const char *const kMibNames[] = {
     "HsCookieSent",
     "HsCookieBad",
     "HsCookieExpired",
+    "PathReverseProbes",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

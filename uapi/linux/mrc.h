@@ -399,6 +399,9 @@ enum mrc_event_type {
  *	ours (forged, or a field changed): dropped, nothing created.
  * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but is more than
  *	two slots (4 s each) old: dropped, nothing created.
+ * @MRC_MIB_PATH_REVERSE_PROBES: reverse-liveness probes: EV probes of paths in
+ *	use that carried our SACKs or NACKs and heard nothing back for 4
+ *	probe intervals (also in ProbesSent).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -462,6 +465,7 @@ enum mrc_mib {
 	MRC_MIB_HS_COOKIE_SENT,
 	MRC_MIB_HS_COOKIE_BAD,
 	MRC_MIB_HS_COOKIE_EXPIRED,
+	MRC_MIB_PATH_REVERSE_PROBES,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
