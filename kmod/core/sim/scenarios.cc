@@ -45,9 +45,9 @@ void base(Scenario &sc, uint32_t planes, uint32_t per_plane, std::mt19937_64 &g)
 const std::vector<std::string> &scenario_names()
 {
 	static const std::vector<std::string> names = {
-	    "clean",     "seqpacket",  "loss",  "bursty",     "reorder", "corrupt",
-	    "blackhole", "blackhole8", "flap", "oneway",  "plane_down", "ecn",     "slow_reader",
-	    "all_dead",  "outage",     "chaos", "one_left",
+	    "clean",       "seqpacket",  "loss",   "bursty", "reorder",    "corrupt",
+	    "blackhole",   "blackhole8", "flap",   "oneway", "plane_down", "ecn",
+	    "slow_reader", "all_dead",   "outage", "chaos",  "one_left",
 	};
 	return names;
 }

@@ -265,9 +265,7 @@ TEST(ReversePath, OneWayFaultsOnEachSide)
 	OneWay w;
 
 	w.run(50 * kMs);
-	w.drop = [&](int s, int p) {
-		return p >= 0 && w.path(s, p).plane == (s ? 1u : 3u);
-	};
+	w.drop = [&](int s, int p) { return p >= 0 && w.path(s, p).plane == (s ? 1u : 3u); };
 	w.run(300 * kMs);
 	for (int s = 0; s < 2; s++)
 		for (uint32_t i = 0; i < w.c[s].paths.count; i++) {
