@@ -14,7 +14,9 @@
 #      view of plane 1 stays GOOD (its probes there are answered on A's
 #      working planes).
 #  (c) both at once on different planes: B->A of plane 1, A->B of plane 3.
-# Each fault is repaired before the next, and its paths come back.
+# Each fault is repaired before the next, and its paths come back. The
+# loss spares ICMPv6: with neighbour discovery lost too, the leaf would
+# soon fail to resolve the host and the other direction would die as well.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -23,6 +25,16 @@ faults_setup
 
 mrc_bg_in_ns "$FAB_B" "$MRCCTL" -j monitor > "$res/mon-b" 2> "$res/mon-b.err"
 mrc_check "B's monitor is listening" mrc_wait_for 30 grep -q monitoring "$res/mon-b.err"
+
+# oneway_on HOST DEV: HOST loses everything but ICMPv6 it sends on DEV.
+oneway_on() {
+	tc -n "$1" qdisc add dev "$2" root handle 1: prio bands 3 \
+		priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 &&
+	tc -n "$1" qdisc add dev "$2" parent 1:3 handle 30: netem loss 100% &&
+	tc -n "$1" filter add dev "$2" parent 1: protocol ipv6 prio 1 \
+		u32 match ip6 protocol 58 0xff flowid 1:1
+}
+oneway_off() { tc -n "$1" qdisc del dev "$2" root; }
 
 # side_check a|b EXPR [FILE]: EXPR over the paths of that host's
 # connections (from FILE, else live): paths (all), p1 (path ids 2, 3:
@@ -100,7 +112,7 @@ oneway_faults() {
 	sout0=$(mrc_mib "$FAB_B" SackOut)
 	sin0=$(mrc_mib "$FAB_A" SackIn)
 	t0=$(now_ms)
-	tc -n "$FAB_B" qdisc add dev pl1 root netem loss 100%
+	oneway_on "$FAB_B" pl1
 	mrc_wait_for 10 side_check b "$(bad p1)" >/dev/null &&
 		echo $(($(now_ms) - t0)) > "$res/a.detect-ms"
 	sleep 0.5	# the fault lasts: whatever else it does shows now
@@ -112,33 +124,33 @@ oneway_faults() {
 	monitor_max_per_path "$l0" '!2,3' > "$res/a.live-transitions"
 	monitor_count "$l0" 'e.get("path") in (2, 3) and e.get("new_state") == "assumed-bad" and e.get("reason") == "probe-fail"' \
 		> "$res/a.events"
-	tc -n "$FAB_B" qdisc del dev pl1 root
+	oneway_off "$FAB_B" pl1
 	mrc_wait_for 20 side_check b "$(good p1)" >/dev/null && touch "$res/a.back"
 
 	# ---- (b) A->B of plane 1 ----
 	l0=$(lines)
-	tc -n "$FAB_A" qdisc add dev pl1 root netem loss 100%
+	oneway_on "$FAB_A" pl1
 	mrc_wait_for 10 side_check a "$(bad p1)" >/dev/null
 	sleep 0.5	# B has had time (> 6 probe intervals) to blame its paths
 	side_check b true > /dev/null; cp "$res/live-b.json" "$res/b-b.json"
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/b-a.json"
 	monitor_count "$l0" 'e.get("path") in (2, 3) and e.get("old_state") != e.get("new_state")' \
 		> "$res/b.events"
-	tc -n "$FAB_A" qdisc del dev pl1 root
+	oneway_off "$FAB_A" pl1
 	mrc_wait_for 20 side_check a "$(good p1)" >/dev/null && touch "$res/b.back"
 
 	# ---- (c) B->A of plane 1 and A->B of plane 3 ----
 	l0=$(lines)
-	tc -n "$FAB_B" qdisc add dev pl1 root netem loss 100%
-	tc -n "$FAB_A" qdisc add dev pl3 root netem loss 100%
+	oneway_on "$FAB_B" pl1
+	oneway_on "$FAB_A" pl3
 	mrc_wait_for 10 side_check b "$(bad p1)" >/dev/null
 	mrc_wait_for 10 side_check a "$(bad p3)" >/dev/null
 	side_check b true > /dev/null; cp "$res/live-b.json" "$res/c-b.json"
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/c-a.json"
 	monitor_max_per_path "$l0" 2,3 > "$res/c.dead-transitions"
 	monitor_max_per_path "$l0" '!2,3' > "$res/c.live-transitions"
-	tc -n "$FAB_B" qdisc del dev pl1 root
-	tc -n "$FAB_A" qdisc del dev pl3 root
+	oneway_off "$FAB_B" pl1
+	oneway_off "$FAB_A" pl3
 	mrc_wait_for 20 side_check b "$(good p1)" >/dev/null &&
 		mrc_wait_for 20 side_check a "$(good p3)" >/dev/null && touch "$res/c.back"
 }
