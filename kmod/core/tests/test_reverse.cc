@@ -28,6 +28,15 @@ struct OneWay {
 	std::function<bool(int, int)> drop = [](int, int) { return false; };
 	// path state changes seen, per side
 	std::vector<mrc_conn_event> events[2];
+	// A's control packets (its SACKs: probe answers) arrive this late,
+	// as if queued behind its data (0: at once)
+	uint64_t a_ctrl_delay = 0;
+	struct Late {
+		uint64_t at;
+		mrc_pkt pkt;
+		uint32_t ev;
+	};
+	std::vector<Late> late;
 
 	explicit OneWay()
 	{
@@ -86,7 +95,18 @@ struct OneWay {
 			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
 			ASSERT_GT(len, 0);
 			ASSERT_EQ(mrc_pkt_decode(buf, len, &in), 0);
-			deliver(s, in, ev);
+			if (!s && a_ctrl_delay)
+				late.push_back({now + a_ctrl_delay, in, ev});
+			else
+				deliver(s, in, ev);
+		}
+		for (size_t i = 0; !s && i < late.size();) {
+			if (late[i].at > now) {
+				i++;
+				continue;
+			}
+			deliver(0, late[i].pkt, late[i].ev);
+			late.erase(late.begin() + i);
 		}
 	}
 
@@ -279,4 +299,33 @@ TEST(ReversePath, OneWayFaultsOnEachSide)
 	EXPECT_EQ(w.c[1].rcv_read, w.written);
 	EXPECT_EQ(w.c[0].err, 0);
 	EXPECT_EQ(w.c[1].err, 0);
+}
+
+// A loaded sender: its answers to the receiver's probes wait behind its
+// data, 12 ms here (over two probe intervals). The receiver's probes
+// learn that RTT (the first deadline, before any sample, is the silence
+// wait): no path of the receiver is failed, while a really dead one
+// still is. Fails if the deadline is the bare probe interval (every path
+// of the receiver would go ASSUMED_BAD, as on the VM before).
+TEST(ReversePath, SlowAnswersAreNotFailures)
+{
+	OneWay w;
+	const uint32_t dead = 2;
+
+	w.a_ctrl_delay = 12 * kMs;
+	w.run(300 * kMs);
+	EXPECT_TRUE(w.events[1].empty());
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++) {
+		EXPECT_EQ(w.path(1, i).state, MRC_PATH_GOOD) << "B path " << i;
+		EXPECT_GE(w.path(1, i).srtt_us, 6000u) << "B path " << i;
+	}
+	w.drop = [&](int s, int p) { return s == 1 && p == (int)dead; };
+	w.run(300 * kMs);
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++)
+		EXPECT_EQ(w.path(1, i).state, i == dead ? MRC_PATH_ASSUMED_BAD : MRC_PATH_GOOD)
+		    << "B path " << i;
+	w.drop = [](int, int) { return false; };
+	w.a_ctrl_delay = 0;
+	w.run(200 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
 }
