@@ -641,6 +641,8 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 			  now.probes_answered);
 	mrc_glue_fold_one(net, MRC_MIB_PATH_FLAPS, &f->path_flaps,
 			  now.path_flaps);
+	mrc_glue_fold_one(net, MRC_MIB_PATH_REVERSE_PROBES, &f->rev_probes,
+			  now.rev_probes);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

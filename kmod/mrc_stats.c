@@ -87,6 +87,7 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_HS_REQ_DROP_RATELIMIT] = "HsReqDropRateLimit",
 	[MRC_MIB_PATH_PKT_TOO_BIG] = "PathPktTooBig",
 	[MRC_MIB_PATH_PROBE_SHARED] = "PathProbeShared",
+	[MRC_MIB_PATH_REVERSE_PROBES] = "PathReverseProbes",
 };
 
 /**

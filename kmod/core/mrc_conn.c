@@ -868,6 +868,7 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 		if (!room)
 			conn->probe_deadline = now +
 				conn->paths.pol.probe_interval_ns;
+		mrc_conn_reverse_poll(conn, now);
 	}
 	if (conn->sack_deadline && now >= conn->sack_deadline) {
 		conn->sack_deadline = 0;
@@ -914,6 +915,7 @@ void mrc_conn_get_totals(const struct mrc_conn *conn,
 	out->probes_timeout = conn->paths.probes_timeout;
 	out->probes_answered = conn->paths.probes_answered;
 	out->path_flaps = conn->paths.flaps;
+	out->rev_probes = conn->paths.rev_probes;
 }
 
 /**

@@ -670,6 +670,7 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @probes_timeout: path probes that went unanswered.
  * @probes_answered: path probes answered.
  * @path_flaps: paths that failed right after returning (MRC_PATH_FLAP_WINDOW).
+ * @rev_probes: reverse-liveness probes (mrc_path_reverse_poll()).
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
@@ -677,6 +678,7 @@ struct mrc_conn_totals {
 	u64 probes_timeout;
 	u64 probes_answered;
 	u64 path_flaps;
+	u64 rev_probes;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

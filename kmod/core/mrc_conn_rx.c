@@ -219,6 +219,7 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 		return;
 	p = &conn->paths.paths[pidx];
 	if (s->probe_resp && (p->flags & MRC_PATHF_PROBE_OUT)) {
+		mrc_path_reverse_answered(&conn->paths, pidx, now);
 		mrc_path_probe_answered(&conn->paths, pidx, now, s->mark);
 		/* an answer may bring the next probe forward */
 		if (p->state == MRC_PATH_ASSUMED_BAD)

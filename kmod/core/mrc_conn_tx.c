@@ -446,9 +446,45 @@ int mrc_conn_on_pkt_too_big(struct mrc_conn *conn, const struct mrc_pkt *quote,
 
 static bool mrc_conn_probe_wanted(const struct mrc_path *p)
 {
+	if ((p->flags & MRC_PATHF_REV_OUT) &&
+	    (p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP))
+		return p->flags & MRC_PATHF_PROBE_OUT;
 	return (p->state == MRC_PATH_ASSUMED_BAD ||
 		p->state == MRC_PATH_BACKUP) &&
 	       (p->flags & MRC_PATHF_PROBE_OUT);
+}
+
+/*
+ * A SACK or NACK of ours leaves on @path: nothing will come back for it,
+ * so unless the path is heard from, its reverse-liveness probe falls due
+ * (mrc_path_reverse_poll()).
+ */
+static void mrc_conn_ctrl_on_path(struct mrc_conn *conn, int path, u64 now)
+{
+	mrc_time_t due = mrc_path_on_ctrl_tx(&conn->paths, path, now);
+
+	if (due != MRC_PATH_NEVER)
+		mrc_conn_probe_soon(conn, due);
+}
+
+/**
+ * mrc_conn_reverse_poll() - queue the reverse-liveness probes due now.
+ * @conn: connection.
+ * @now: current time.
+ *
+ * Called with the path probe poll: the paths that carry our SACKs and
+ * NACKs and heard nothing back get an EV probe each (mrc_path_reverse_poll()).
+ */
+void mrc_conn_reverse_poll(struct mrc_conn *conn, u64 now)
+{
+	u32 room = MRC_CONN_PROBEQ - conn->probeq_n;
+	mrc_time_t next;
+
+	conn->probeq_n += mrc_path_reverse_poll(&conn->paths, now,
+						conn->probeq + conn->probeq_n,
+						room, &next);
+	if (next != MRC_PATH_NEVER)
+		mrc_conn_probe_soon(conn, next);
 }
 
 /* Next path for a copy of a probe answer: any path not denied or held out. */
@@ -520,6 +556,7 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			pkt->u.nack = conn->nack;
 			pkt->u.nack.key = conn->p.tx_r_key;
 			*ev = conn->paths.paths[path].ev;
+			mrc_conn_ctrl_on_path(conn, path, now);
 			goto out;
 		} else if (conn->ackq_n) {
 			a = conn->ackq[0];
@@ -528,6 +565,13 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 				conn->ackq_n * sizeof(conn->ackq[0]));
 			mrc_conn_build_sack(conn, &a, pkt);
 			*ev = conn->paths.paths[path].ev;
+			/*
+			 * A probe answer proves nothing of ours and is not
+			 * worth a probe of its own: probes would answer
+			 * probes for ever.
+			 */
+			if (!a.probe)
+				mrc_conn_ctrl_on_path(conn, path, now);
 			if (a.fan && now >= conn->fan_quiet_until) {
 				conn->fan_quiet_until = now +
 					mrc_rtt_rto(&conn->rtt);

@@ -54,6 +54,13 @@ static bool mrc_path_in_use(const struct mrc_path *p)
 	return p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP;
 }
 
+/* Word came back on @p: what it carried since got through. */
+static void mrc_path_heard(struct mrc_path *p, mrc_time_t now)
+{
+	p->last_heard = now;
+	p->flags &= ~MRC_PATHF_REV_CTRL;
+}
+
 static u32 mrc_path_plane_active(const struct mrc_path_table *t, u32 plane)
 {
 	u32 i, n = 0;
@@ -572,7 +579,7 @@ void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
-	p->last_heard = now;
+	mrc_path_heard(p, now);
 	if (mark == MRC_PATH_MARK_SKIP_ONCE) {
 		p->stats.ecn_marks++;
 		t->ecn_marks++;
@@ -613,7 +620,7 @@ void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
-	p->last_heard = now;
+	mrc_path_heard(p, now);
 	p->stats.trims++;
 	/* Incast at the receiver is not the path's fault. */
 	if (last_hop)
@@ -740,7 +747,9 @@ void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
 	p = &t->paths[idx];
-	p->flags &= ~MRC_PATHF_PROBE_OUT;
+	if (p->flags & MRC_PATHF_REV_OUT)
+		t->rev_probes--;
+	p->flags &= ~(MRC_PATHF_PROBE_OUT | MRC_PATHF_REV_OUT);
 	p->stats.probes_sent--;
 	p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
 }
@@ -788,7 +797,7 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
 	p = &t->paths[idx];
-	p->last_heard = now;
+	mrc_path_heard(p, now);
 	if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
 		mrc_path_probe_failed(t, idx, MRC_PR_ALWAYS_SKIP, now);
 		return;
@@ -817,6 +826,139 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	p->fails = 0;
 	mrc_path_restore(t, idx, MRC_PR_PROBE_OK,
 			 mark == MRC_PATH_MARK_SKIP_ONCE, now);
+}
+
+/* ---- reverse liveness ---------------------------------------------- */
+
+/* Silence after which a path carrying our SACKs and NACKs is probed. */
+static u64 mrc_path_rev_wait(const struct mrc_path_table *t)
+{
+	return t->pol.probe_interval_ns * MRC_PATH_REV_MULT;
+}
+
+mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return MRC_PATH_NEVER;
+	p = &t->paths[idx];
+	if (!mrc_path_in_use(p) || (p->flags & MRC_PATHF_REV_CTRL))
+		return MRC_PATH_NEVER;
+	p->flags |= MRC_PATHF_REV_CTRL;
+	/* One outstanding already (next_probe: when it left): it will do. */
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT))
+		return MRC_PATH_NEVER;
+	/* Not sooner than the probe interval after the last probe either. */
+	p->next_probe = max(p->next_probe, now + mrc_path_rev_wait(t));
+	return p->next_probe;
+}
+
+/*
+ * The reverse probe of @idx went unanswered: a failure like any other
+ * unanswered probe; enough in a row and the path is out.
+ */
+static void mrc_path_reverse_failed(struct mrc_path_table *t, u32 idx,
+				    mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+
+	mrc_path_probe_failed(t, idx, MRC_PR_PROBE_FAIL, now);
+	if (mrc_path_in_use(p) && p->fails >= t->pol.fail_to_bad)
+		mrc_path_make_bad(t, idx, MRC_PR_PROBE_FAIL, now);
+}
+
+/*
+ * When the reverse probe outstanding on @p has failed: its answer comes
+ * back on the peer's paths, behind the peer's data, so the path's own RTT
+ * (sampled by these probes) sets the floor as for other probes; until
+ * there is a sample, the answer gets the whole silence wait.
+ */
+static mrc_time_t mrc_path_rev_deadline(const struct mrc_path_table *t,
+					const struct mrc_path *p)
+{
+	u64 ivl = mrc_path_probe_ivl(t, p, p->state);
+
+	if (!p->srtt_us)
+		ivl = max(ivl, mrc_path_rev_wait(t));
+	return p->next_probe + ivl;
+}
+
+void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now)
+{
+	const struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT) && now > p->next_probe)
+		mrc_path_on_rtt(t, idx, now - p->next_probe);
+}
+
+/*
+ * Settle the reverse probe outstanding on @idx, if any. Return: false when
+ * one is still outstanding (sent at next_probe).
+ */
+static bool mrc_path_reverse_settle(struct mrc_path_table *t, u32 idx,
+				    mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+
+	if (!(p->flags & MRC_PATHF_REV_OUT))
+		return true;
+	/* Answered, or overtaken by a state change or a link event. */
+	if (!(p->flags & MRC_PATHF_PROBE_OUT) || !mrc_path_in_use(p) ||
+	    mrc_path_held(t, p)) {
+		p->flags &= ~MRC_PATHF_REV_OUT;
+		return true;
+	}
+	if (now < mrc_path_rev_deadline(t, p))
+		return false;
+	p->flags &= ~MRC_PATHF_REV_OUT;
+	mrc_path_reverse_failed(t, idx, now);
+	return true;
+}
+
+u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
+			  u32 max, mrc_time_t *next)
+{
+	mrc_time_t deadline = MRC_PATH_NEVER;
+	struct mrc_path *p;
+	u32 i, n = 0;
+
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if (!mrc_path_reverse_settle(t, i, now)) {
+			deadline = min(deadline, mrc_path_rev_deadline(t, p));
+			continue;
+		}
+		if (!mrc_path_in_use(p)) {
+			p->flags &= ~MRC_PATHF_REV_CTRL;
+			continue;
+		}
+		if (!(p->flags & MRC_PATHF_REV_CTRL) || mrc_path_held(t, p) ||
+		    (p->flags & MRC_PATHF_PROBE_OUT))
+			continue;
+		if (now < p->next_probe || n >= max) {
+			deadline = min(deadline, p->next_probe);
+			continue;
+		}
+		p->flags |= MRC_PATHF_PROBE_OUT | MRC_PATHF_REV_OUT;
+		p->stats.probes_sent++;
+		t->rev_probes++;
+		p->next_probe = now;	/* sent; see mrc_path_rev_deadline() */
+		deadline = min(deadline, mrc_path_rev_deadline(t, p));
+		out[n++] = i;
+	}
+	/* One poll per probe interval at most, however the dues spread. */
+	if (deadline != MRC_PATH_NEVER)
+		deadline = max(deadline, now + t->pol.probe_interval_ns);
+	*next = deadline;
+	return n;
 }
 
 /* ---- links and the controller -------------------------------------- */

@@ -55,6 +55,13 @@ extern "C" {
  */
 #define MRC_PATH_FLAP_WINDOW		16
 #define MRC_PATH_FLAP_MAX		5
+/*
+ * Reverse liveness: a path that carries our SACKs and NACKs (the peer's
+ * data direction seen from here) hears nothing back about them. Once it
+ * has carried some and heard nothing for MRC_PATH_REV_MULT probe
+ * intervals, it gets an EV probe (see mrc_path_reverse_poll()).
+ */
+#define MRC_PATH_REV_MULT		4
 /* A time that never comes. */
 #define MRC_PATH_NEVER		(~0ULL)
 
@@ -89,11 +96,19 @@ enum mrc_path_mark {
  *	port went down; comes back when both are up, without probing.
  * @MRC_PATHF_PROBE_OUT: a probe is outstanding.
  * @MRC_PATHF_REMOVED: its configured path was deleted; never comes back.
+ * @MRC_PATHF_REV_OUT: the outstanding probe is a reverse-liveness probe
+ *	of a path in use (set with @MRC_PATHF_PROBE_OUT).
+ * @MRC_PATHF_REV_CTRL: the path carried our SACKs or NACKs since it was
+ *	last heard from; while set on a path in use, @next_probe is when its
+ *	reverse-liveness probe is due (while @MRC_PATHF_REV_OUT is set: when
+ *	that probe was sent).
  */
 enum mrc_path_flags {
 	MRC_PATHF_LINK_OUT	= 1 << 0,
 	MRC_PATHF_PROBE_OUT	= 1 << 1,
 	MRC_PATHF_REMOVED	= 1 << 2,
+	MRC_PATHF_REV_OUT	= 1 << 3,
+	MRC_PATHF_REV_CTRL	= 1 << 4,
 };
 
 /**
@@ -141,7 +156,8 @@ struct mrc_path_stats {
  * @ack_seq: per-path sequence number expected in the next acknowledgment.
  * @srtt_us: smoothed RTT of the path in microseconds (0: no sample).
  * @skip_until: end of the SKIP period.
- * @next_probe: when the next probe is due (ASSUMED_BAD and BACKUP).
+ * @next_probe: when the next probe is due (ASSUMED_BAD and BACKUP; for a
+ *	path in use, see MRC_PATHF_REV_CTRL).
  * @last_heard: last SACK, NACK or probe answer on the path.
  * @returned_at: when the path last came back into use from ASSUMED_BAD,
  *	in units of 1024 ns (wrapping; 0: it has not since it last failed): a
@@ -248,6 +264,7 @@ struct mrc_prng {
  * @probes_answered: probes answered (the path is alive), on every path.
  * @flaps: flaps (see MRC_PATH_FLAP_WINDOW), on every path.
  * @pkt_too_big: paths taken out by mrc_path_on_pkt_too_big().
+ * @rev_probes: reverse-liveness probes sent, on every path.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -267,6 +284,7 @@ struct mrc_path_table {
 	u64 probes_answered;
 	u64 flaps;
 	u64 pkt_too_big;
+	u64 rev_probes;
 };
 
 /**
@@ -486,6 +504,62 @@ u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 			u32 max, mrc_time_t *next);
 
 /**
+ * mrc_path_on_ctrl_tx() - one of our SACKs or NACKs is being sent on
+ * path @idx.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Nothing comes back for a SACK: unless the path is heard from (a SACK or
+ * NACK of our own data sent on it, a probe answer), its reverse-liveness
+ * probe falls due MRC_PATH_REV_MULT probe intervals after the first one.
+ *
+ * Return: when that probe may fall due if this packet started the wait,
+ * else MRC_PATH_NEVER (nothing new to schedule).
+ */
+mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now);
+
+/**
+ * mrc_path_reverse_poll() - reverse-liveness probes due now.
+ * @t: table.
+ * @now: current time.
+ * @out: indices of the paths to probe now.
+ * @max: room in @out.
+ * @next: set to when to call again (MRC_PATH_NEVER: nothing pending).
+ *
+ * A path in use (GOOD or SKIP) that has carried our SACKs or NACKs and
+ * heard nothing back for MRC_PATH_REV_MULT probe intervals is probed,
+ * one probe outstanding at a time, no sooner than the probe interval
+ * (with the path's flap backoff and RTT floor, as other probes) after the
+ * last. A probe still unanswered then has failed; policy.fail_to_bad
+ * failures in a row make the path ASSUMED_BAD (reason PROBE_FAIL), and
+ * the ordinary probes bring it back. A path heard from needs no probe,
+ * and one that carries nothing is never probed. The returned paths are
+ * recorded as probed: send one probe on each. Answers go to
+ * mrc_path_probe_answered() as for other probes.
+ *
+ * Return: number of indices written to @out.
+ */
+u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
+			  u32 max, mrc_time_t *next);
+
+/**
+ * mrc_path_reverse_answered() - a probe answer reflecting path @idx came
+ * back: if it answers a reverse-liveness probe, sample the path's RTT.
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ *
+ * Call before mrc_path_probe_answered(). The answer travels behind the
+ * peer's data, so under load it takes far longer than the fabric's RTT:
+ * the sample keeps the probe's deadline (2 smoothed RTTs at least) from
+ * failing paths that merely answer slowly.
+ */
+void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
+			       mrc_time_t now);
+
+/**
  * mrc_path_probe_answered() - a probe on path @idx was answered.
  * @t: table.
  * @idx: path index.
@@ -519,7 +593,8 @@ void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now);
  * @now: current time.
  *
  * Nothing is outstanding and nothing counts against the path: it is
- * probed again one probe interval (with its backoff) later.
+ * probed again one probe interval (with its backoff) later. A held-back
+ * reverse-liveness probe is not counted in @t->rev_probes either.
  */
 void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
 			   mrc_time_t now);

@@ -113,6 +113,8 @@ const MibMetric kMib[] = {
      "ICMPv6 packet-too-big errors that took a path of a connection out."},
     {"mrc_path_probes_shared", nullptr, nullptr,
      "Path probes answered by another connection's probe of the same route (not sent)."},
+    {"mrc_path_reverse_probes", nullptr, nullptr,
+     "EV probes of paths that carry our SACKs and heard nothing back."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

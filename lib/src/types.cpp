@@ -98,6 +98,7 @@ const char *const kMibNames[] = {
     "HsReqDropRateLimit",
     "PathPktTooBig",
     "PathProbeShared",
+    "PathReverseProbes",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

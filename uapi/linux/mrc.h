@@ -413,6 +413,9 @@ enum mrc_event_type {
  *	probe to the same peer over the same source route (usid or srh), at
  *	least as large, was answered within the probe interval: taken as
  *	answered.
+ * @MRC_MIB_PATH_REVERSE_PROBES: reverse-liveness probes: EV probes of paths in
+ *	use that carried our SACKs or NACKs and heard nothing back for 4
+ *	probe intervals (also in ProbesSent).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -480,6 +483,7 @@ enum mrc_mib {
 	MRC_MIB_HS_REQ_DROP_RATELIMIT,
 	MRC_MIB_PATH_PKT_TOO_BIG,
 	MRC_MIB_PATH_PROBE_SHARED,
+	MRC_MIB_PATH_REVERSE_PROBES,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

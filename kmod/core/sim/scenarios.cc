@@ -45,9 +45,9 @@ void base(Scenario &sc, uint32_t planes, uint32_t per_plane, std::mt19937_64 &g)
 const std::vector<std::string> &scenario_names()
 {
 	static const std::vector<std::string> names = {
-	    "clean",     "seqpacket",  "loss",  "bursty",     "reorder", "corrupt",
-	    "blackhole", "blackhole8", "flap",  "plane_down", "ecn",     "slow_reader",
-	    "all_dead",  "outage",     "chaos", "one_left",
+	    "clean",       "seqpacket",  "loss",   "bursty", "reorder",    "corrupt",
+	    "blackhole",   "blackhole8", "flap",   "oneway", "plane_down", "ecn",
+	    "slow_reader", "all_dead",   "outage", "chaos",  "one_left",
 	};
 	return names;
 }
@@ -158,6 +158,19 @@ bool make_scenario(const std::string &name, uint64_t seed, Scenario &sc)
 		for (uint32_t i = 0; i < np; i++)
 			if (i != keep)
 				sc.blackholes.push_back({i, Window{fault + i * (20 * kUs), ~0ULL}});
+	} else if (name == "oneway") {
+		// one direction of a path dies silently, the other works: B->A
+		// of one path (B's SACKs into the hole: B must find it with its
+		// reverse-liveness probes) and A->B of another (A's data: A
+		// finds it), B mostly receiving. Everything delivered, nobody
+		// times out; delivery resumes within 2 x rto_min as for a
+		// blackhole (a lost SACK costs at most the RTO of its packet).
+		sc.fault_at = fault;
+		sc.stall_limit_ns = 2 * sc.params.policy.rto_min_ns;
+		sc.bytes_ba = 16 * 1024;
+		uint32_t x = pick(np), y = pick(np);
+		sc.oneway[1].push_back({x, Window{fault, ~0ULL}});
+		sc.oneway[0].push_back({y, Window{fault, ~0ULL}});
 	} else if (name == "chaos") {
 		uint32_t shapes[][2] = {{4, 2}, {8, 1}, {2, 4}, {4, 4}, {1, 8}};
 		auto &s = shapes[pick(5)];

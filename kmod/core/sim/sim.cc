@@ -263,6 +263,9 @@ void Sim::transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_
 	busy_[from][path] = depart;
 	if (!path_up(path, now_) || !path_up(path, depart))
 		return;
+	for (auto &b : sc_.oneway[from])
+		if (b.first == path && b.second.covers(now_))
+			return;
 	bool lost = uni() < pc.loss;
 	if (pc.ge_gb > 0) {
 		bool bad = ge_bad_[from][path];

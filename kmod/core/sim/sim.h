@@ -47,6 +47,8 @@ struct Scenario {
 	uint64_t fault_at = 0;       // for stall measurement (0: none)
 	// faults
 	std::vector<std::pair<uint32_t, Window>> blackholes; // path, when
+	// one direction only: [0] loses what A sends on the path, [1] what B sends
+	std::vector<std::pair<uint32_t, Window>> oneway[2];
 	std::vector<std::pair<uint32_t, Window>> plane_down; // plane, when (side A's port)
 	std::vector<uint32_t> flapping;                      // paths
 	uint64_t flap_period_ns = 300000;

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+// Reverse-path liveness (issue #17): a receiver's SACKs travel on its own
+// paths and nothing comes back for them, so the paths that carry them are
+// probed when they hear nothing (mrc_path_reverse_poll()). Two engines,
+// eight paths each (4 planes x 2, no backups), a STREAM transfer A->B, and
+// faults in one direction only: a path or a plane that loses everything
+// one side sends on it while the other direction works.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <vector>
+
+extern "C" {
+#include "mrc_conn.h"
+}
+
+namespace {
+
+constexpr uint64_t kMs = 1000000;
+
+struct OneWay {
+	mrc_conn c[2];
+	std::vector<uint64_t> st[2];
+	uint64_t now = 1 * kMs;
+	uint64_t written = 0;
+	// drop(s, path): lose what side s sends on its path index @path
+	std::function<bool(int, int)> drop = [](int, int) { return false; };
+	// path state changes seen, per side
+	std::vector<mrc_conn_event> events[2];
+	// A's control packets (its SACKs: probe answers) arrive this late,
+	// as if queued behind its data (0: at once)
+	uint64_t a_ctrl_delay = 0;
+	struct Late {
+		uint64_t at;
+		mrc_pkt pkt;
+		uint32_t ev;
+	};
+	std::vector<Late> late;
+
+	explicit OneWay()
+	{
+		static const mrc_path_cand cands[] = {
+		    {1, 1, 0}, {2, 1, 0}, {3, 1, 1}, {4, 1, 1},
+		    {5, 1, 2}, {6, 1, 2}, {7, 1, 3}, {8, 1, 3},
+		};
+		for (int s = 0; s < 2; s++) {
+			mrc_conn_params p;
+			mrc_conn_params_default(&p);
+			p.sock_type = MRC_CONN_STREAM;
+			p.local_qpn = s ? 0x200 : 0x100;
+			p.peer_qpn = s ? 0x100 : 0x200;
+			p.tx_init_psn = s ? 0xfffff0 : 7;
+			p.rx_init_psn = s ? 7 : 0xfffff0;
+			p.rx_r_key = s ? 0xb : 0xa;
+			p.tx_r_key = s ? 0xa : 0xb;
+			p.rcvbuf = 1 << 20;
+			p.peer_window = 1 << 20;
+			p.seed = s + 1;
+			p.handshake_rtt_ns = 100000;
+			p.policy.backups = 0;
+			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 8, now), 0);
+		}
+	}
+
+	const mrc_path &path(int s, uint32_t i) { return c[s].paths.paths[i]; }
+
+	int path_of(int s, uint32_t ev) { return mrc_path_lookup_ev(&c[s].paths, ev); }
+
+	void deliver(int s, const mrc_pkt &in, uint32_t ev)
+	{
+		mrc_conn_verdict v;
+
+		if (drop(s, path_of(s, ev)))
+			return;
+		mrc_conn_rx(&c[1 - s], &in, ev, false, now, &v);
+	}
+
+	void pump(int s)
+	{
+		uint8_t buf[4096];
+		mrc_tx_desc d;
+		mrc_pkt pkt, in;
+		uint32_t ev;
+
+		while (mrc_conn_next_tx(&c[s], now, &d)) {
+			int h = mrc_conn_build_data_hdr(&c[s], &d, buf, sizeof(buf));
+			ASSERT_GT(h, 0);
+			std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
+			ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+			deliver(s, in, d.ev);
+		}
+		while (mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
+			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+			ASSERT_GT(len, 0);
+			ASSERT_EQ(mrc_pkt_decode(buf, len, &in), 0);
+			if (!s && a_ctrl_delay)
+				late.push_back({now + a_ctrl_delay, in, ev});
+			else
+				deliver(s, in, ev);
+		}
+		for (size_t i = 0; !s && i < late.size();) {
+			if (late[i].at > now) {
+				i++;
+				continue;
+			}
+			deliver(0, late[i].pkt, late[i].ev);
+			late.erase(late.begin() + i);
+		}
+	}
+
+	// Run for @ns in 100 us steps (delivery within a step: the fabric
+	// RTT is far below the probe interval), A writing @rate bytes a step
+	// (B as well when @both), both reading everything.
+	void run(uint64_t ns, uint64_t rate = 16384, bool both = false)
+	{
+		for (uint64_t end = now + ns; now < end;) {
+			for (int s = 0; s < (both ? 2 : 1); s++)
+				if (rate && mrc_conn_app_write(&c[s], rate, false) == 0 && !s)
+					written += rate;
+			for (int s = 0; s < 2; s++) {
+				mrc_conn_app_read(&c[s], mrc_conn_app_readable(&c[s]));
+				pump(s);
+			}
+			now += 100000;
+			for (int s = 0; s < 2; s++) {
+				mrc_conn_on_timer(&c[s], now);
+				mrc_conn_event ev;
+				while (mrc_conn_pop_event(&c[s], &ev))
+					if (ev.type == MRC_CEV_PATH)
+						events[s].push_back(ev);
+			}
+		}
+	}
+
+	uint32_t transitions(int s, uint32_t idx)
+	{
+		uint32_t n = 0;
+
+		for (auto &e : events[s])
+			if (e.index == idx && e.old_state != e.new_state)
+				n++;
+		return n;
+	}
+};
+
+// Time for a receiver to find a dead reverse path, from the policy: it
+// waits MRC_PATH_REV_MULT probe intervals of silence, then fail_to_bad
+// probes go unanswered, one probe interval each (plus a poll interval
+// of slack).
+uint64_t detect_bound(const mrc_policy &pol)
+{
+	return (MRC_PATH_REV_MULT + pol.fail_to_bad + 1) * pol.probe_interval_ns;
+}
+
+} // namespace
+
+// B->A of one of B's paths loses everything (B's SACKs into the hole).
+// B takes that path out (probe-fail) within the bound, no other path of
+// B, and the SACKs move on; the transfer goes on and every byte written
+// is read. Once healed, the ordinary probes bring it back, with one
+// transition each way. Fails if nothing refreshes a receiver's view of
+// its paths (the path stays GOOD for ever).
+TEST(ReversePath, ReceiverFindsItsDeadReversePathAndGetsItBack)
+{
+	OneWay w;
+	const uint32_t dead = 5;
+	const mrc_policy &pol = w.c[1].paths.pol;
+
+	w.run(50 * kMs);
+	ASSERT_EQ(w.path(1, dead).state, MRC_PATH_GOOD);
+	w.events[1].clear();
+	w.drop = [&](int s, int p) { return s == 1 && p == (int)dead; };
+	uint64_t t0 = w.now;
+	while (w.path(1, dead).state == MRC_PATH_GOOD && w.now < t0 + 1000 * kMs)
+		w.run(kMs);
+	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(w.path(1, dead).reason, MRC_PR_PROBE_FAIL);
+	EXPECT_LE(w.now - t0, detect_bound(pol));
+	w.run(100 * kMs);
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++) {
+		if (i == dead)
+			continue;
+		EXPECT_EQ(w.path(1, i).state, MRC_PATH_GOOD) << "B path " << i;
+	}
+	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(w.transitions(1, dead), 1u);
+	// A's forward paths are not blamed for B's dead SACK path
+	for (uint32_t i = 0; i < w.c[0].paths.count; i++)
+		EXPECT_EQ(w.path(0, i).state, MRC_PATH_GOOD) << "A path " << i;
+	EXPECT_GT(w.c[1].paths.rev_probes, 0u);
+
+	// healed: back within the backed-off probe interval and the
+	// hysteresis (success_to_good answers, one per interval)
+	w.drop = [](int, int) { return false; };
+	uint64_t t1 = w.now;
+	while (w.path(1, dead).state != MRC_PATH_GOOD && w.now < t1 + 1000 * kMs)
+		w.run(kMs);
+	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_GOOD);
+	EXPECT_LE(w.now - t1, ((1u << MRC_PATH_PROBE_BACKOFF_MAX) + pol.success_to_good + 1) *
+				  pol.probe_interval_ns);
+	EXPECT_EQ(w.transitions(1, dead), 2u);
+	// everything written arrives
+	w.run(100 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
+	EXPECT_EQ(w.c[0].err, 0);
+	EXPECT_EQ(w.c[1].err, 0);
+}
+
+// A receiver whose SACKs arrive probes each path at most once per
+// MRC_PATH_REV_MULT probe intervals plus one probe round trip, and
+// changes no state; a pure sender sends no reverse probe at all (it
+// sends no SACKs). Fails if answered probes do not count as heard, or if
+// probe answers themselves set off probes (they would ping-pong).
+TEST(ReversePath, HealthyReceiverProbesWithinTheBound)
+{
+	OneWay w;
+	const mrc_policy &pol = w.c[1].paths.pol;
+	const uint64_t span = 500 * kMs;
+
+	w.run(span);
+	const uint32_t paths = w.c[1].paths.count;
+	const uint64_t bound = paths * (span / (MRC_PATH_REV_MULT * pol.probe_interval_ns) + 1);
+	EXPECT_GT(w.c[1].paths.rev_probes, 0u);
+	EXPECT_LE(w.c[1].paths.rev_probes, bound);
+	EXPECT_EQ(w.c[0].paths.rev_probes, 0u);
+	EXPECT_TRUE(w.events[1].empty());
+	EXPECT_TRUE(w.events[0].empty());
+	// idle: the probes stop (one more per path at most, for the last SACK)
+	w.run(20 * kMs, 0);
+	uint64_t idle0 = w.c[1].paths.rev_probes;
+	w.run(500 * kMs, 0);
+	EXPECT_LE(w.c[1].paths.rev_probes, idle0 + paths);
+	uint64_t idle1 = w.c[1].paths.rev_probes;
+	w.run(500 * kMs, 0);
+	EXPECT_EQ(w.c[1].paths.rev_probes, idle1) << "an idle connection sends nothing";
+}
+
+// Data both ways: every path that carries SACKs also carries data whose
+// SACKs come back, so no reverse probe is needed while both send. Fails
+// if SACKs of our own data do not refresh a path.
+TEST(ReversePath, BidirectionalCostsNothingExtra)
+{
+	OneWay w;
+
+	w.run(300 * kMs, 16384, true);
+	EXPECT_LE(w.c[0].paths.rev_probes, w.c[0].paths.count);
+	EXPECT_LE(w.c[1].paths.rev_probes, w.c[1].paths.count);
+	EXPECT_TRUE(w.events[1].empty());
+	EXPECT_TRUE(w.events[0].empty());
+}
+
+// A->B of plane 2 loses everything (a dead forward direction). A takes
+// its plane-2 paths out; B's paths of plane 2, which carry its SACKs to A
+// fine, stay GOOD: B's probes along them reach A, whose answers come back
+// on A's working planes. Fails if B blames its reverse paths for a dead
+// forward plane.
+TEST(ReversePath, DeadForwardDirectionIsNotBlamedOnReversePaths)
+{
+	OneWay w;
+	const uint32_t plane = 2;
+
+	w.run(50 * kMs);
+	w.drop = [&](int s, int p) { return s == 0 && p >= 0 && w.path(0, p).plane == plane; };
+	w.run(300 * kMs);
+	for (uint32_t i = 0; i < w.c[0].paths.count; i++)
+		EXPECT_EQ(w.path(0, i).state,
+			  w.path(0, i).plane == plane ? MRC_PATH_ASSUMED_BAD : MRC_PATH_GOOD)
+		    << "A path " << i;
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++)
+		EXPECT_EQ(w.path(1, i).state, MRC_PATH_GOOD) << "B path " << i;
+	EXPECT_TRUE(w.events[1].empty());
+	EXPECT_GT(w.c[1].paths.rev_probes, 0u);
+	w.drop = [](int, int) { return false; };
+	w.run(200 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
+}
+
+// Both at once, on different planes: B->A of plane 1 and A->B of plane 3.
+// Each side takes out exactly the paths whose own direction is dead, at
+// most one transition per path while the faults last.
+TEST(ReversePath, OneWayFaultsOnEachSide)
+{
+	OneWay w;
+
+	w.run(50 * kMs);
+	w.drop = [&](int s, int p) { return p >= 0 && w.path(s, p).plane == (s ? 1u : 3u); };
+	w.run(300 * kMs);
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < w.c[s].paths.count; i++) {
+			bool dead = w.path(s, i).plane == (s ? 1u : 3u);
+			EXPECT_EQ(w.path(s, i).state, dead ? MRC_PATH_ASSUMED_BAD : MRC_PATH_GOOD)
+			    << "side " << s << " path " << i;
+			EXPECT_LE(w.transitions(s, i), 1u) << "side " << s << " path " << i;
+		}
+	w.drop = [](int, int) { return false; };
+	w.run(200 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
+	EXPECT_EQ(w.c[0].err, 0);
+	EXPECT_EQ(w.c[1].err, 0);
+}
+
+// A loaded sender: its answers to the receiver's probes wait behind its
+// data, 12 ms here (over two probe intervals). The receiver's probes
+// learn that RTT (the first deadline, before any sample, is the silence
+// wait): no path of the receiver is failed, while a really dead one
+// still is. Fails if the deadline is the bare probe interval (every path
+// of the receiver would go ASSUMED_BAD, as on the VM before).
+TEST(ReversePath, SlowAnswersAreNotFailures)
+{
+	OneWay w;
+	const uint32_t dead = 2;
+
+	w.a_ctrl_delay = 12 * kMs;
+	w.run(300 * kMs);
+	EXPECT_TRUE(w.events[1].empty());
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++) {
+		EXPECT_EQ(w.path(1, i).state, MRC_PATH_GOOD) << "B path " << i;
+		EXPECT_GE(w.path(1, i).srtt_us, 6000u) << "B path " << i;
+	}
+	w.drop = [&](int s, int p) { return s == 1 && p == (int)dead; };
+	w.run(300 * kMs);
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++)
+		EXPECT_EQ(w.path(1, i).state, i == dead ? MRC_PATH_ASSUMED_BAD : MRC_PATH_GOOD)
+		    << "B path " << i;
+	w.drop = [](int, int) { return false; };
+	w.a_ctrl_delay = 0;
+	w.run(200 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
+}
