@@ -439,23 +439,37 @@ static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u64 now)
 	spin_unlock_bh(&dn->probe_seen_lock);
 }
 
-/* Was a probe as large as ours over @ev's route answered just now? */
-static bool mrc_glue_probe_known(struct mrc_sock *msk, u32 ev, u64 now)
+/*
+ * When a probe as large as ours over @ev's route was last answered to any
+ * connection of the namespace (0: not known); the engine decides whether
+ * that is recent enough for this path (mrc_conn_probe_shared()).
+ */
+static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
 	const struct mrc_route *rt = mrc_glue_probe_route(msk, ev);
 	const struct mrc_probe_seen *e;
-	bool known;
+	u64 at = 0;
 
 	if (!rt)
-		return false;
+		return 0;
 	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
 	spin_lock_bh(&dn->probe_seen_lock);
-	known = e->at && now - e->at < msk->conn->paths.pol.probe_interval_ns &&
-		e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
-		e->size >= mrc_glue_probe_size(msk);
+	if (e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
+	    e->size >= mrc_glue_probe_size(msk))
+		at = e->at;
 	spin_unlock_bh(&dn->probe_seen_lock);
-	return known;
+	return at;
+}
+
+/*
+ * A probe held back by the budget tries again once the budget has
+ * refilled (its 100 ms window), spread over a second window so that the
+ * probes held back together do not come back together.
+ */
+static u64 mrc_glue_probe_retry_ns(void)
+{
+	return 100 * NSEC_PER_MSEC + get_random_u32_below(100 * NSEC_PER_MSEC);
 }
 
 /* Copy stream bytes [off, off + len) out of the send queue. */
@@ -839,14 +853,14 @@ int mrc_glue_push(struct mrc_sock *msk)
 	while (budget > 0 && (r = mrc_conn_next_ctrl(conn, now, &pkt, &ev))) {
 		budget--;
 		/* Another connection's answer over the same route will do. */
-		if (r == 2 && mrc_glue_probe_known(msk, ev, now)) {
-			mrc_conn_probe_shared(conn, ev, now);
+		if (r == 2 &&
+		    mrc_conn_probe_shared(conn, ev, now, mrc_glue_probe_known(msk, ev))) {
 			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_SHARED);
 			continue;
 		}
 		/* A path probe waits when the namespace's budget is spent. */
 		if (r == 2 && !__ratelimit(&mrc_dp_net(net)->probe_rl)) {
-			mrc_conn_probe_unsent(conn, ev, now);
+			mrc_conn_probe_unsent(conn, ev, now, mrc_glue_probe_retry_ns());
 			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_DEFERRED);
 			continue;
 		}

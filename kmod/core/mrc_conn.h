@@ -639,8 +639,10 @@ void mrc_conn_data_pkt(const struct mrc_conn *conn,
 		       const struct mrc_tx_desc *d, struct mrc_pkt *pkt);
 int mrc_conn_build_data_hdr(const struct mrc_conn *conn,
 			    const struct mrc_tx_desc *d, u8 *buf, u32 cap);
-void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now);
-void mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now);
+void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now,
+			   u64 retry_ns);
+bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
+			   u64 answered_at);
 u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn);
 int mrc_conn_on_pkt_too_big(struct mrc_conn *conn, const struct mrc_pkt *quote,
 			    u32 ev, u32 room, u64 now);

@@ -608,28 +608,33 @@ out:
 
 /**
  * mrc_conn_probe_shared() - the path probe mrc_conn_next_ctrl() just
- * returned (return value 2) is not sent: the caller knows its answer,
- * because a probe of another connection over the same source route to
- * the same peer, at least as large, was answered within a probe interval.
+ * returned (return value 2) need not be sent if another connection's
+ * probe over the same source route to the same peer, at least as large,
+ * was answered recently enough: within this path's own probe interval.
  * @conn: connection.
  * @ev: the EV it was for.
  * @now: current time.
+ * @answered_at: when that answer came (0: none known).
  *
- * The path takes it as an answered probe of its own.
+ * Return: true when the answer was taken as this probe's (do not send
+ * it); false: send it (or hold it back, mrc_conn_probe_unsent()).
  */
-void mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now)
+bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
+			   u64 answered_at)
 {
 	int idx = mrc_conn_path_of_ev(conn, ev);
 	const struct mrc_path *p;
 
-	if (idx < 0)
-		return;
+	if (idx < 0 ||
+	    !mrc_path_probe_fresh(&conn->paths, idx, now, answered_at))
+		return false;
 	conn->st.tx_ctrl--;
 	conn->st.probes_sent--;
 	mrc_path_probe_answered(&conn->paths, idx, now, MRC_PATH_MARK_NONE);
 	p = &conn->paths.paths[idx];
 	if (p->state == MRC_PATH_ASSUMED_BAD)
 		mrc_conn_probe_soon(conn, p->next_probe);
+	return true;
 }
 
 /**
@@ -639,16 +644,19 @@ void mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now)
  * @conn: connection.
  * @ev: the EV it was for.
  * @now: current time.
+ * @retry_ns: probe the path again no sooner than this (when the budget
+ *	has room again).
  *
- * The path is not blamed: it is probed again a probe interval later.
+ * The path is not blamed: nothing is outstanding.
  */
-void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now)
+void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now,
+			   u64 retry_ns)
 {
 	int idx = mrc_conn_path_of_ev(conn, ev);
 
 	if (idx < 0)
 		return;
-	mrc_path_probe_unsent(&conn->paths, idx, now);
+	mrc_path_probe_unsent(&conn->paths, idx, now, retry_ns);
 	conn->st.tx_ctrl--;
 	conn->st.probes_sent--;
 	mrc_conn_probe_soon(conn, conn->paths.paths[idx].next_probe);

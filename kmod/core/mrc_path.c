@@ -739,8 +739,19 @@ void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 		mrc_path_probe_failed(t, idx, MRC_PR_PROBE_FAIL, now);
 }
 
+bool mrc_path_probe_fresh(const struct mrc_path_table *t, u32 idx,
+			  mrc_time_t now, mrc_time_t at)
+{
+	const struct mrc_path *p;
+
+	if (idx >= t->count || !at || at > now)
+		return false;
+	p = &t->paths[idx];
+	return now - at < mrc_path_probe_ivl(t, p, p->state);
+}
+
 void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
-			   mrc_time_t now)
+			   mrc_time_t now, u64 retry_ns)
 {
 	struct mrc_path *p;
 
@@ -751,7 +762,7 @@ void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
 		t->rev_probes--;
 	p->flags &= ~(MRC_PATHF_PROBE_OUT | MRC_PATHF_REV_OUT);
 	p->stats.probes_sent--;
-	p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
+	p->next_probe = now + max(retry_ns, mrc_path_probe_ivl(t, p, p->state));
 }
 
 u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,

@@ -591,13 +591,30 @@ void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now);
  * @t: path table.
  * @idx: path index.
  * @now: current time.
+ * @retry_ns: wait at least this long before the next probe (the budget's
+ *	refill, spread by the caller).
  *
  * Nothing is outstanding and nothing counts against the path: it is
- * probed again one probe interval (with its backoff) later. A held-back
+ * probed again one probe interval (with its backoff), or @retry_ns if
+ * longer, later. A held-back
  * reverse-liveness probe is not counted in @t->rev_probes either.
  */
 void mrc_path_probe_unsent(struct mrc_path_table *t, u32 idx,
-			   mrc_time_t now);
+			   mrc_time_t now, u64 retry_ns);
+
+/**
+ * mrc_path_probe_fresh() - would an answer received at @at do for the
+ * probe of path @idx due now?
+ * @t: path table.
+ * @idx: path index.
+ * @now: current time.
+ * @at: when the answer came (0: none).
+ *
+ * Return: true when @at is less than the path's own probe interval (with
+ * its state's multiplier and backoff) old.
+ */
+bool mrc_path_probe_fresh(const struct mrc_path_table *t, u32 idx,
+			  mrc_time_t now, mrc_time_t at);
 
 /**
  * mrc_path_set_plane() - the local plane went down or came up.

@@ -953,7 +953,7 @@ int drain_ctrl(Pair &pr, int s, bool hold_probes)
 
 	while ((r = mrc_conn_next_ctrl(&pr.c[s], pr.now, &pkt, &ev))) {
 		if (r == 2 && hold_probes) {
-			mrc_conn_probe_unsent(&pr.c[s], ev, pr.now);
+			mrc_conn_probe_unsent(&pr.c[s], ev, pr.now, 0);
 			continue;
 		}
 		int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
@@ -1206,10 +1206,14 @@ TEST(Conn, SharedProbeAnswersBringAPathBack)
 		while ((r = mrc_conn_next_ctrl(&c, pr.now, &pkt, &e))) {
 			ASSERT_EQ(r, 2);
 			if (e == ev) {
-				mrc_conn_probe_shared(&c, e, pr.now);
+				// none known, or older than the path's interval
+				EXPECT_FALSE(mrc_conn_probe_shared(&c, e, pr.now, 0));
+				EXPECT_FALSE(mrc_conn_probe_shared(
+				    &c, e, pr.now, pr.now - 100 * c.paths.pol.probe_interval_ns));
+				EXPECT_TRUE(mrc_conn_probe_shared(&c, e, pr.now, pr.now - 1000));
 				shared++;
 			} else {
-				mrc_conn_probe_unsent(&c, e, pr.now);
+				mrc_conn_probe_unsent(&c, e, pr.now, 0);
 			}
 		}
 	}
