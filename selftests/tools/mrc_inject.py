@@ -433,7 +433,9 @@ def classes(c, a):
     # 10. Probes with bad fields, to unknown QPNs, from off-path.
     bad = [to_victim(bth(OP["PROBE"], c.qa, psn=9) + peth(2, key=c.ka)),
            to_victim(bth(OP["PROBE"], c.qa, flags=0x80) + peth(3, key=c.ka)),
-           to_victim(bth(OP["PROBE"], c.qa) + peth(4, key=c.ka) + bytes(4)),
+           # trailing bytes that are not zero padding (a padded probe,
+           # zeros to the data size, is valid: wire-format.md, PETH)
+           to_victim(bth(OP["PROBE"], c.qa) + peth(4, key=c.ka) + bytes([1, 2, 3, 4])),
            to_victim(bth(OP["PROBE"], 0xABCDE) + peth(5, key=c.ka)),
            to_victim(bth(OP["PROBE"], c.qa) + peth(6, key=c.ka), X),
            to_victim(bth(OP["PROBE"], c.qa) + peth(7, key=c.ka), X)]
