@@ -55,8 +55,10 @@ static bool mrc_path_in_use(const struct mrc_path *p)
 }
 
 /* Word came back on @p: what it carried since got through. */
-static void mrc_path_heard(struct mrc_path *p, mrc_time_t now)
+static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
+			   mrc_time_t now)
 {
+	t->heard_any = now;
 	p->last_heard = now;
 	p->flags &= ~MRC_PATHF_REV_CTRL;
 }
@@ -579,7 +581,7 @@ void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
-	mrc_path_heard(p, now);
+	mrc_path_heard(t, p, now);
 	if (mark == MRC_PATH_MARK_SKIP_ONCE) {
 		p->stats.ecn_marks++;
 		t->ecn_marks++;
@@ -620,7 +622,7 @@ void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
-	mrc_path_heard(p, now);
+	mrc_path_heard(t, p, now);
 	p->stats.trims++;
 	/* Incast at the receiver is not the path's fault. */
 	if (last_hop)
@@ -808,7 +810,7 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
 	p = &t->paths[idx];
-	mrc_path_heard(p, now);
+	mrc_path_heard(t, p, now);
 	if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
 		mrc_path_probe_failed(t, idx, MRC_PR_ALWAYS_SKIP, now);
 		return;
@@ -930,6 +932,17 @@ static bool mrc_path_reverse_settle(struct mrc_path_table *t, u32 idx,
 	if (now < mrc_path_rev_deadline(t, p))
 		return false;
 	p->flags &= ~MRC_PATHF_REV_OUT;
+	/*
+	 * A peer that answered nothing at all on any path since the probe
+	 * left is busy or gone, which says nothing about this path (the
+	 * retry budget and keepalive judge a peer): probe again, blame
+	 * nothing. A dead direction shows as this probe lost while the
+	 * peer answers on other paths.
+	 */
+	if (t->heard_any <= p->next_probe) {
+		p->flags &= ~MRC_PATHF_PROBE_OUT;
+		return true;
+	}
 	mrc_path_reverse_failed(t, idx, now);
 	return true;
 }

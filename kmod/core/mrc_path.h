@@ -265,6 +265,9 @@ struct mrc_prng {
  * @flaps: flaps (see MRC_PATH_FLAP_WINDOW), on every path.
  * @pkt_too_big: paths taken out by mrc_path_on_pkt_too_big().
  * @rev_probes: reverse-liveness probes sent, on every path.
+ * @heard_any: when anything was last heard on any path (SACK, NACK,
+ *	probe answer): an unanswered reverse probe blames its path only if
+ *	the peer answered on another path since it left.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -285,6 +288,7 @@ struct mrc_path_table {
 	u64 flaps;
 	u64 pkt_too_big;
 	u64 rev_probes;
+	mrc_time_t heard_any;
 };
 
 /**
