@@ -421,6 +421,15 @@ static struct mrc_probe_seen *mrc_glue_probe_slot(struct mrc_dp_net *dn,
 	return &dn->probe_seen[h & (MRC_PROBE_SEEN - 1)];
 }
 
+/* Is a path probe of ours outstanding on @ev? */
+static bool mrc_glue_path_probe_out(const struct mrc_sock *msk, u32 ev)
+{
+	int idx = mrc_conn_path_of_ev(msk->conn, ev);
+
+	return idx >= 0 &&
+	       (mrc_conn_path(msk->conn, idx)->flags & MRC_PATHF_PROBE_OUT);
+}
+
 /* A probe of ours on @ev was answered: remember it for the others. */
 static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u64 now)
 {
@@ -1022,6 +1031,7 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 	struct sock *sk = &msk->sk;
 	struct mrc_conn_verdict v;
+	bool path_probe;
 	int drop;
 	u64 now;
 
@@ -1036,10 +1046,16 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		mrc_conn_set_rx_mem_full(msk->conn,
 					 atomic_read(&sk->sk_rmem_alloc) >
 					 2 * READ_ONCE(sk->sk_rcvbuf));
+	/*
+	 * Only the answer to a path probe (padded to the data size) proves
+	 * a route for others; a persist or keepalive probe is small.
+	 */
+	path_probe = pkt->type == MRC_PKT_SACK && pkt->u.sack.probe_resp &&
+		     pkt->u.sack.mark == MRC_PATH_MARK_NONE &&
+		     mrc_glue_path_probe_out(msk, pkt->u.sack.entropy);
 	now = ktime_get_ns();
 	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce, now, &v);
-	if (!drop && pkt->type == MRC_PKT_SACK && pkt->u.sack.probe_resp &&
-	    pkt->u.sack.mark == MRC_PATH_MARK_NONE)
+	if (!drop && path_probe)
 		mrc_glue_probe_note(msk, pkt->u.sack.entropy, now);
 	if (drop) {
 		mrc_glue_count_drop(net, drop);
