@@ -875,7 +875,12 @@ int mrc_glue_push(struct mrc_sock *msk)
 		}
 		mrc_glue_send_ctrl(msk, &pkt, ev);
 	}
-	while (budget > 0 && mrc_conn_next_tx(conn, now, &d) > 0) {
+	/*
+	 * Each packet is stamped when it leaves, not when the push began: on
+	 * a busy host a long push would otherwise make its last packets time
+	 * out early and their RTT samples look longer than they were.
+	 */
+	while (budget > 0 && mrc_conn_next_tx(conn, ktime_get_ns(), &d) > 0) {
 		mrc_glue_send_data(msk, &d);
 		budget--;
 	}
@@ -885,7 +890,8 @@ int mrc_glue_push(struct mrc_sock *msk)
 	if (conn->err)
 		return -conn->err;
 	/* Out of budget: come back at once, from the timer. */
-	mrc_timer_arm(msk, budget ? mrc_conn_next_deadline(conn) : now);
+	mrc_timer_arm(msk, budget ? mrc_conn_next_deadline(conn) :
+		      ktime_get_ns());
 	return 0;
 }
 

@@ -563,6 +563,12 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			conn->ackq_n--;
 			memmove(conn->ackq, conn->ackq + 1,
 				conn->ackq_n * sizeof(conn->ackq[0]));
+			if (a.probe) {
+				int heard = mrc_path_pick_heard(&conn->paths);
+
+				if (heard >= 0)
+					path = heard;
+			}
 			mrc_conn_build_sack(conn, &a, pkt);
 			*ev = conn->paths.paths[path].ev;
 			/*

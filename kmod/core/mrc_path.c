@@ -43,6 +43,12 @@ static void mrc_sat_inc(u8 *v)
 		(*v)++;
 }
 
+static void mrc_sat_inc16(u16 *v)
+{
+	if (*v < 0xffff)
+		(*v)++;
+}
+
 static bool mrc_path_held(const struct mrc_path_table *t,
 			  const struct mrc_path *p)
 {
@@ -59,6 +65,7 @@ static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 			   mrc_time_t now)
 {
 	t->heard_any = now;
+	t->heard_seq++;
 	p->last_heard = now;
 	p->flags &= ~MRC_PATHF_REV_CTRL;
 }
@@ -542,6 +549,24 @@ int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude)
 	return excluded >= 0 ? excluded : -ENOENT;
 }
 
+int mrc_path_pick_heard(const struct mrc_path_table *t)
+{
+	mrc_time_t best_at = 0;
+	int best = -ENOENT;
+	u32 i;
+
+	for (i = 0; i < t->count; i++) {
+		const struct mrc_path *p = &t->paths[i];
+
+		if (mrc_path_in_use(p) && !mrc_path_held(t, p) &&
+		    p->last_heard > best_at) {
+			best_at = p->last_heard;
+			best = i;
+		}
+	}
+	return best;
+}
+
 /* ---- signals from the connection ----------------------------------- */
 
 u32 mrc_path_on_tx(struct mrc_path_table *t, u32 idx, bool rtx)
@@ -641,7 +666,7 @@ void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 		return;
 	p = &t->paths[idx];
 	p->stats.losses++;
-	p->drops++;
+	mrc_sat_inc16(&p->drops);
 	mrc_sat_inc(&p->fails);
 	if (mrc_path_in_use(p) && p->fails >= t->pol.fail_to_bad)
 		mrc_path_make_bad(t, idx, MRC_PR_LOSS, now);
@@ -651,17 +676,29 @@ void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 			 mrc_time_t sent_at)
 {
 	struct mrc_path *p;
-	bool silent;
+	bool silent, lost;
 
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
 	p->stats.timeouts++;
-	p->drops++;
+	mrc_sat_inc16(&p->drops);
+	lost = t->delivered_sent >= sent_at;
+	if (!lost) {
+		/* No proof: one failure per silence of the peer. */
+		if (p->silent_seq == t->heard_seq && p->fails)
+			return;
+		p->silent_seq = t->heard_seq;
+	}
 	mrc_sat_inc(&p->fails);
-	silent = p->last_heard <= sent_at;
+	silent = lost && p->last_heard <= sent_at;
 	if (mrc_path_in_use(p) && (silent || p->fails >= t->pol.fail_to_bad))
 		mrc_path_make_bad(t, idx, MRC_PR_TIMEOUT, now);
+}
+
+void mrc_path_on_delivered(struct mrc_path_table *t, mrc_time_t sent_at)
+{
+	t->delivered_sent = max(t->delivered_sent, sent_at);
 }
 
 void mrc_path_on_rtt(struct mrc_path_table *t, u32 idx, u64 rtt_ns)
@@ -712,7 +749,7 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 	p = &t->paths[idx];
 	if (mrc_path_held(t, p))
 		return false;
-	p->drops++;
+	mrc_sat_inc16(&p->drops);
 	switch (p->state) {
 	case MRC_PATH_GOOD:
 	case MRC_PATH_SKIP:

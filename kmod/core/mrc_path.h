@@ -150,8 +150,11 @@ struct mrc_path_stats {
  *	while ASSUMED_BAD, at most MRC_PATH_PROBE_BACKOFF_MAX).
  * @flap_level: flaps in a row (at most MRC_PATH_FLAP_MAX): doublings of
  *	the probe interval while ASSUMED_BAD, on top of @probe_backoff.
+ * @silent_seq: the table's @heard_seq when a timeout last counted against
+ *	the path without proof (see mrc_path_on_timeout()): one such failure
+ *	per silence of the peer.
  * @drops: losses and timeouts since the path was last GOOD (reported in
- *	events).
+ *	events; saturates at 65535, which keeps the entry at 96 bytes).
  * @tx_seq: per-path sequence number of the next packet sent on it.
  * @ack_seq: per-path sequence number expected in the next acknowledgment.
  * @srtt_us: smoothed RTT of the path in microseconds (0: no sample).
@@ -176,7 +179,8 @@ struct mrc_path {
 	u8 successes;
 	u8 probe_backoff;
 	u8 flap_level;
-	u32 drops;
+	u8 silent_seq;
+	u16 drops;
 	u32 tx_seq;
 	u32 ack_seq;
 	u32 srtt_us;
@@ -268,6 +272,10 @@ struct mrc_prng {
  * @heard_any: when anything was last heard on any path (SACK, NACK,
  *	probe answer): an unanswered reverse probe blames its path only if
  *	the peer answered on another path since it left.
+ * @heard_seq: counts what was heard (wrapping), for @silent_seq.
+ * @delivered_sent: send time of the latest-sent packet the peer is known
+ *	to have received (from the RTT samples of its SACKs,
+ *	mrc_path_on_delivered()).
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -289,6 +297,8 @@ struct mrc_path_table {
 	u64 pkt_too_big;
 	u64 rev_probes;
 	mrc_time_t heard_any;
+	mrc_time_t delivered_sent;
+	u8 heard_seq;
 };
 
 /**
@@ -384,6 +394,20 @@ int mrc_path_lookup_ev(const struct mrc_path_table *t, u32 ev);
 int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude);
 
 /**
+ * mrc_path_pick_heard() - the path for an answer to the peer's probe: the
+ * usable path (GOOD or SKIP, its link up) heard from most recently.
+ * @t: table.
+ *
+ * A probe tests the peer's path to us; its answer must not be lost on a
+ * path of ours that is dead in our direction and not yet found out (it
+ * would make the peer blame its own working path). The freshest path is
+ * the one best proven to carry our packets.
+ *
+ * Return: an index, or -ENOENT if no path is usable or none was heard.
+ */
+int mrc_path_pick_heard(const struct mrc_path_table *t);
+
+/**
  * mrc_path_on_tx() - a packet is being sent on a path.
  * @t: table.
  * @idx: path index.
@@ -470,11 +494,26 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
  * @now: current time.
  * @sent_at: when that packet was sent.
  *
- * If nothing was heard on the path since @sent_at (total silence), it
- * becomes ASSUMED_BAD at once; otherwise this counts as a failure.
+ * The packet is known lost when one sent at or after @sent_at reached the
+ * peer (@t->delivered_sent): then, if nothing was heard on the path since
+ * @sent_at, it becomes ASSUMED_BAD at once, and otherwise this counts as
+ * a failure. Without that proof the peer (or this host) may simply have
+ * stalled, as on a busy machine, where every path's packets time out
+ * together: it counts as a failure only once per silence of the peer
+ * (until something is heard on any path), so a stall alone never takes a
+ * path out with the default fail_to_bad of 2.
  */
 void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 			 mrc_time_t sent_at);
+
+/**
+ * mrc_path_on_delivered() - a packet sent at @sent_at reached the peer (an
+ * RTT sample of a SACK): proof for mrc_path_on_timeout() that packets
+ * sent before it and still unacknowledged were lost.
+ * @t: table.
+ * @sent_at: when that packet was sent.
+ */
+void mrc_path_on_delivered(struct mrc_path_table *t, mrc_time_t sent_at);
 
 /**
  * mrc_path_on_rtt() - an RTT sample of path @idx (per-path RTT).

@@ -1173,6 +1173,47 @@ TEST(Conn, NoPaddedProbesForAPeerWithout)
 	EXPECT_GT(probes, 0);
 }
 
+// A probe's answer goes on the path heard from most recently, the one
+// best proven to carry packets to the peer: the peer blames its own path
+// when the answer is lost, so an answer sprayed onto a path that is dead
+// in this direction (and not yet found out) would take a working path of
+// the peer's out. Fails if answers follow the spraying rotation.
+TEST(Conn, ProbeAnswerTakesTheFreshestPath)
+{
+	Pair pr;
+	mrc_conn &c = pr.c[1];
+	mrc_conn_verdict v;
+	mrc_pkt probe, out;
+	uint32_t ev;
+
+	for (uint32_t i = 0; i < c.paths.count; i++)
+		mrc_path_on_sack(&c.paths, i, pr.now, MRC_PATH_MARK_NONE);
+	std::vector<uint32_t> good;
+	for (uint32_t i = 0; i < c.paths.count; i++)
+		if (c.paths.paths[i].state == MRC_PATH_GOOD)
+			good.push_back(i);
+	ASSERT_GE(good.size(), 2u);
+	const uint32_t fresh = good[1];
+	pr.now += 1000;
+	mrc_path_on_sack(&c.paths, fresh, pr.now, MRC_PATH_MARK_NONE);
+	std::memset(&probe, 0, sizeof(probe));
+	probe.type = MRC_PKT_PROBE;
+	probe.bth.opcode = MRC_OP_PROBE;
+	probe.bth.dest_qpn = 0x200;
+	probe.u.probe.key = 0xb;
+	for (int k = 0; k < 6; k++) {
+		pr.now += 1000;
+		ASSERT_EQ(mrc_conn_rx(&c, &probe, 7 + k, false, pr.now, &v), MRC_DROP_NONE);
+		ASSERT_GT(mrc_conn_next_ctrl(&c, pr.now, &out, &ev), 0);
+		ASSERT_EQ(out.type, MRC_PKT_SACK);
+		EXPECT_TRUE(out.u.sack.probe_resp);
+		EXPECT_EQ(out.u.sack.entropy, 7u + k) << "reflects the probe's EV";
+		EXPECT_EQ(ev, c.paths.paths[fresh].ev) << "answer " << k;
+		while (mrc_conn_next_ctrl(&c, pr.now, &out, &ev)) // fanned copies
+			;
+	}
+}
+
 // A probe answered for another connection over the same route stands
 // for this connection's own (the glue shares answers in usid and srh
 // mode): a failed path whose probes are all answered that way returns
@@ -1191,6 +1232,7 @@ TEST(Conn, SharedProbeAnswersBringAPathBack)
 			break;
 		}
 	ASSERT_LT(idx, c.paths.count);
+	mrc_path_on_delivered(&c.paths, pr.now - 1);
 	mrc_path_on_timeout(&c.paths, idx, pr.now, pr.now - 1);
 	ASSERT_EQ(c.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
 	const uint32_t ev = c.paths.paths[idx].ev;

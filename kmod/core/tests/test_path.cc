@@ -519,6 +519,8 @@ TEST_F(PathTable, TimeoutInSilenceFailsAtOnce)
 	u32 i = InState(MRC_PATH_GOOD)[0];
 	u32 j = InState(MRC_PATH_GOOD)[1];
 
+	// A packet sent after the timed-out ones reached the peer: proof.
+	mrc_path_on_delivered(&t, now + 1);
 	// j was heard after the packet left: not silent, one failure only.
 	mrc_path_on_sack(&t, j, now + 5, MRC_PATH_MARK_NONE);
 	mrc_path_on_timeout(&t, j, now + 10 * kMs, now);
@@ -530,6 +532,35 @@ TEST_F(PathTable, TimeoutInSilenceFailsAtOnce)
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
 	EXPECT_EQ(t.paths[i].stats.timeouts, 1U);
+}
+
+// A busy host or peer stalls: every packet in flight, several per path,
+// times out while nothing later got through on any path (no proof of
+// loss). No path may go out for that alone: one failure per path per
+// silence. Once the peer was heard again, the next unproven timeout
+// counts, so a path that keeps eating packets still goes out. Fails if
+// each unproven timeout counts (the stall takes every path out) or if
+// none ever does.
+TEST_F(PathTable, StallWithoutProofTakesNoPathOut)
+{
+	std::vector<u32> good = InState(MRC_PATH_GOOD);
+	u32 i = good[0], other = good[1];
+
+	mrc_path_on_sack(&t, i, now, MRC_PATH_MARK_NONE);
+	mrc_path_on_delivered(&t, now - kMs);
+	for (u32 p : good)
+		for (u32 k = 0; k < 3; k++)
+			mrc_path_on_timeout(&t, p, now + 10 * kMs + k, now + k);
+	for (u32 p : good)
+		EXPECT_EQ(State(p), (u32)MRC_PATH_GOOD) << "path " << p;
+	EXPECT_EQ(t.paths[i].fails, 1U);
+	EXPECT_EQ(t.paths[i].stats.timeouts, 3U);
+	// The peer is heard again, on another path only; i's next packet is
+	// lost without proof as well: the second failure in a row.
+	now += 20 * kMs;
+	mrc_path_on_sack(&t, other, now, MRC_PATH_MARK_NONE);
+	mrc_path_on_timeout(&t, i, now + 10 * kMs, now + 1);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 }
 
 TEST_F(PathTable, SignalsOnOutOfRangeIndexIgnored)
@@ -1050,6 +1081,7 @@ TEST_F(PathTable, PathsThatJustTimedOutReturnWithThePeerPort)
 	now += pol.rto_max_ns + kMs;
 	mrc_path_on_sack(&t, recent, now, MRC_PATH_MARK_NONE);
 	now += 3 * kMs;
+	mrc_path_on_delivered(&t, now); // a later packet got through
 	mrc_path_on_timeout(&t, recent, now, now - kMs); // silent since: fails
 	ASSERT_EQ(State(recent), (u32)MRC_PATH_ASSUMED_BAD);
 	events.clear();
@@ -1227,6 +1259,7 @@ TEST_F(PathTable, EveryReasonIsReachable)
 	mrc_path_on_trim(&t, g0[1], now, false);
 	mrc_path_tick(&t, now + pol.skip_ns);
 	mrc_path_on_sack(&t, g0[2], now, MRC_PATH_MARK_ALWAYS_SKIP);
+	mrc_path_on_delivered(&t, now);
 	mrc_path_on_timeout(&t, g0[3], now, now);
 	Fail(g0[4]);
 	collect();
