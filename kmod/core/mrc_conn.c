@@ -775,6 +775,17 @@ static void mrc_conn_keepalive_tick(struct mrc_conn *conn, u64 now)
 	conn->ka_at = now + conn->ka.intvl_ns;
 }
 
+/* What the scoreboard proves about the loss of @e (mrc_path_on_timeout()). */
+static u8 mrc_conn_loss_proof(const struct mrc_tx *tx,
+			      const struct mrc_tx_entry *e)
+{
+	if (mrc_tx_delivered_since(tx, e->path, e->sent_ns))
+		return MRC_LOSS_PATH_WORKS;
+	if (mrc_tx_delivered_since(tx, -1, e->sent_ns))
+		return MRC_LOSS_PATH_SILENT;
+	return MRC_LOSS_UNPROVEN;
+}
+
 static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
 {
 	struct mrc_tx *tx = &conn->tx;
@@ -794,7 +805,7 @@ static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
 		 */
 		if (!mrc_nack_is_refusal(e->nack_reason))
 			mrc_path_on_timeout(&conn->paths, e->path, now,
-					    e->sent_ns);
+					    mrc_conn_loss_proof(tx, e));
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
 	}

@@ -261,11 +261,10 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		mrc_rtt_sample(&conn->rtt, rtt);
 		if (pidx >= 0)
 			mrc_path_on_rtt(&conn->paths, pidx, rtt);
-		if (rtt <= now)
-			mrc_path_on_delivered(&conn->paths, now - rtt);
 	}
 	mrc_conn_losses(conn, res.lost, now);
 	if (res.acked_pkts) {
+		mrc_path_on_delivered(&conn->paths, conn->tx.acked_sent);
 		mrc_conn_progress(conn);
 		memset(&ca, 0, sizeof(ca));
 		ca.now = now;

@@ -64,7 +64,6 @@ static bool mrc_path_in_use(const struct mrc_path *p)
 static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 			   mrc_time_t now)
 {
-	t->heard_any = now;
 	t->heard_seq++;
 	p->last_heard = now;
 	p->flags &= ~MRC_PATHF_REV_CTRL;
@@ -673,32 +672,30 @@ void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 }
 
 void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
-			 mrc_time_t sent_at)
+			 u8 proof)
 {
 	struct mrc_path *p;
-	bool silent, lost;
 
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
 	p->stats.timeouts++;
 	mrc_sat_inc16(&p->drops);
-	lost = t->delivered_sent >= sent_at;
-	if (!lost) {
-		/* No proof: one failure per silence of the peer. */
+	if (proof == MRC_LOSS_UNPROVEN) {
+		/* One failure per silence of the peer. */
 		if (p->silent_seq == t->heard_seq && p->fails)
 			return;
 		p->silent_seq = t->heard_seq;
 	}
 	mrc_sat_inc(&p->fails);
-	silent = lost && p->last_heard <= sent_at;
-	if (mrc_path_in_use(p) && (silent || p->fails >= t->pol.fail_to_bad))
+	if (mrc_path_in_use(p) && (proof == MRC_LOSS_PATH_SILENT ||
+				   p->fails >= t->pol.fail_to_bad))
 		mrc_path_make_bad(t, idx, MRC_PR_TIMEOUT, now);
 }
 
 void mrc_path_on_delivered(struct mrc_path_table *t, mrc_time_t sent_at)
 {
-	t->delivered_sent = max(t->delivered_sent, sent_at);
+	t->answered_sent = max(t->answered_sent, sent_at);
 }
 
 void mrc_path_on_rtt(struct mrc_path_table *t, u32 idx, u64 rtt_ns)
@@ -944,8 +941,11 @@ void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
 	if (idx >= t->count)
 		return;
 	p = &t->paths[idx];
-	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
-	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT) && now > p->next_probe)
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) !=
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT))
+		return;
+	mrc_path_on_delivered(t, p->next_probe);
+	if (now > p->next_probe)
 		mrc_path_on_rtt(t, idx, now - p->next_probe);
 }
 
@@ -968,18 +968,16 @@ static bool mrc_path_reverse_settle(struct mrc_path_table *t, u32 idx,
 	}
 	if (now < mrc_path_rev_deadline(t, p))
 		return false;
-	p->flags &= ~MRC_PATHF_REV_OUT;
 	/*
-	 * A peer that answered nothing at all on any path since the probe
-	 * left is busy or gone, which says nothing about this path (the
-	 * retry budget and keepalive judge a peer): probe again, blame
-	 * nothing. A dead direction shows as this probe lost while the
-	 * peer answers on other paths.
+	 * Late, but lost only once the peer answered something we sent
+	 * after it (data acknowledged, another reverse probe): a peer that
+	 * has answered nothing since is busy (a loaded host) or gone, which
+	 * says nothing about this path (the retry budget and keepalive
+	 * judge a peer). Until then the probe stays outstanding.
 	 */
-	if (t->heard_any <= p->next_probe) {
-		p->flags &= ~MRC_PATHF_PROBE_OUT;
-		return true;
-	}
+	if (t->answered_sent < p->next_probe)
+		return false;
+	p->flags &= ~MRC_PATHF_REV_OUT;
 	mrc_path_reverse_failed(t, idx, now);
 	return true;
 }

@@ -269,13 +269,13 @@ struct mrc_prng {
  * @flaps: flaps (see MRC_PATH_FLAP_WINDOW), on every path.
  * @pkt_too_big: paths taken out by mrc_path_on_pkt_too_big().
  * @rev_probes: reverse-liveness probes sent, on every path.
- * @heard_any: when anything was last heard on any path (SACK, NACK,
- *	probe answer): an unanswered reverse probe blames its path only if
- *	the peer answered on another path since it left.
- * @heard_seq: counts what was heard (wrapping), for @silent_seq.
- * @delivered_sent: send time of the latest-sent packet the peer is known
- *	to have received (from the RTT samples of its SACKs,
- *	mrc_path_on_delivered()).
+ * @answered_sent: send time of the latest-sent packet of ours the peer is
+ *	known to have received and answered: data it acknowledged
+ *	(mrc_path_on_delivered()) or a reverse-liveness probe. An unanswered
+ *	reverse probe blames its path only once something sent after it was
+ *	answered.
+ * @heard_seq: counts SACKs, NACKs and probe answers (wrapping), for
+ *	@silent_seq.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -296,8 +296,7 @@ struct mrc_path_table {
 	u64 flaps;
 	u64 pkt_too_big;
 	u64 rev_probes;
-	mrc_time_t heard_any;
-	mrc_time_t delivered_sent;
+	mrc_time_t answered_sent;
 	u8 heard_seq;
 };
 
@@ -488,30 +487,46 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 			     mrc_time_t now);
 
 /**
+ * enum mrc_path_loss_proof - what later deliveries say about a packet whose
+ * timer expired (the sender's scoreboard knows: mrc_tx_delivered_since()).
+ * @MRC_LOSS_UNPROVEN: nothing sent after it has reached the peer, on any
+ *	path: the peer (or this host) may just have stalled.
+ * @MRC_LOSS_PATH_WORKS: a packet sent after it on the same path arrived:
+ *	the path works, this one packet was lost.
+ * @MRC_LOSS_PATH_SILENT: packets sent after it arrived on other paths,
+ *	none on this one.
+ */
+enum mrc_path_loss_proof {
+	MRC_LOSS_UNPROVEN,
+	MRC_LOSS_PATH_WORKS,
+	MRC_LOSS_PATH_SILENT,
+};
+
+/**
  * mrc_path_on_timeout() - the timer of a packet sent on path @idx expired.
  * @t: table.
  * @idx: path index.
  * @now: current time.
- * @sent_at: when that packet was sent.
+ * @proof: enum mrc_path_loss_proof.
  *
- * The packet is known lost when one sent at or after @sent_at reached the
- * peer (@t->delivered_sent): then, if nothing was heard on the path since
- * @sent_at, it becomes ASSUMED_BAD at once, and otherwise this counts as
- * a failure. Without that proof the peer (or this host) may simply have
- * stalled, as on a busy machine, where every path's packets time out
- * together: it counts as a failure only once per silence of the peer
- * (until something is heard on any path), so a stall alone never takes a
- * path out with the default fail_to_bad of 2.
+ * A path silent while later packets arrive on others (PATH_SILENT)
+ * becomes ASSUMED_BAD at once; a lost packet on a working path counts as
+ * a failure. Without proof (UNPROVEN: on a busy machine every path's
+ * packets time out together when the peer stalls) it counts as a failure
+ * only once per silence of the peer (until something is heard on any
+ * path), so a stall alone never takes a path out with the default
+ * fail_to_bad of 2.
  */
 void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
-			 mrc_time_t sent_at);
+			 u8 proof);
 
 /**
- * mrc_path_on_delivered() - a packet sent at @sent_at reached the peer (an
- * RTT sample of a SACK): proof for mrc_path_on_timeout() that packets
- * sent before it and still unacknowledged were lost.
+ * mrc_path_on_delivered() - the peer acknowledged a packet of ours sent at
+ * @sent_at (data: mrc_tx_delivered_since()), so it answers what it gets:
+ * a reverse-liveness probe sent before that and still unanswered was lost
+ * (see struct mrc_path_table, @answered_sent).
  * @t: table.
- * @sent_at: when that packet was sent.
+ * @sent_at: send time of the latest-sent packet the peer acknowledged.
  */
 void mrc_path_on_delivered(struct mrc_path_table *t, mrc_time_t sent_at);
 

@@ -160,6 +160,10 @@ static void mrc_tx_to_acked(struct mrc_tx *tx, u32 idx, u64 now,
 	res->acked_bytes += e->len;
 	if (e->rtx_count)
 		return;
+	/* proof that whatever was sent before it and is missing was lost */
+	tx->paths[e->path].acked_sent = max(tx->paths[e->path].acked_sent,
+					    e->sent_ns);
+	tx->acked_sent = max(tx->acked_sent, e->sent_ns);
 	/* Karn: only a packet sent once gives an unambiguous RTT */
 	rtt = now > e->sent_ns ? now - e->sent_ns : 0;
 	if (!res->rtt_samples || rtt < res->rtt_min_ns)
@@ -196,6 +200,7 @@ int mrc_tx_init(struct mrc_tx *tx, u32 init_psn, u32 mpr, u64 start_off,
 	for (i = 0; i < npaths; i++) {
 		mrc_tx_list_init(&paths[i].list);
 		paths[i].inflight = 0;
+		paths[i].acked_sent = 0;
 	}
 	tx->ring = ring;
 	tx->mask = nslots - 1;
@@ -651,6 +656,28 @@ bool mrc_tx_peek_lost(const struct mrc_tx *tx, struct mrc_tx_lost *out)
 	out->user = e->user;
 	out->flags = e->flags;
 	return true;
+}
+
+/**
+ * mrc_tx_delivered_since() - whether a packet sent at or after @sent_ns
+ * was acknowledged: on path @path, or on any path if @path is negative.
+ * @tx: scoreboard.
+ * @path: path index, or -1.
+ * @sent_ns: a send time (of a packet whose timer expired).
+ *
+ * Only packets sent once count (which copy of a retransmission arrived
+ * is unknown). Packets on one path arrive in send order, so a later one
+ * acknowledged on the same path says the path works.
+ *
+ * Return: true if so.
+ */
+bool mrc_tx_delivered_since(const struct mrc_tx *tx, int path, u64 sent_ns)
+{
+	if (path < 0)
+		return tx->acked_sent >= sent_ns;
+	if (path >= tx->npaths)
+		return false;
+	return tx->paths[path].acked_sent >= sent_ns;
 }
 
 /**

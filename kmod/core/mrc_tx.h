@@ -110,10 +110,13 @@ struct mrc_tx_list {
  * struct mrc_tx_path - scoreboard state of one path index.
  * @list: in-flight entries sent on the path, in send order.
  * @inflight: their number.
+ * @acked_sent: send time of the latest-sent packet on the path that was
+ *	acknowledged (sent once: a retransmission's copy is ambiguous).
  */
 struct mrc_tx_path {
 	struct mrc_tx_list list;
 	u32 inflight;
+	u64 acked_sent;
 };
 
 /**
@@ -136,6 +139,8 @@ struct mrc_tx_path {
  * @lost_list: the lost queue, in detection order.
  * @lost_by_cause: losses detected, per enum mrc_loss_cause.
  * @spurious: entries acked after being declared lost.
+ * @acked_sent: send time of the latest-sent packet acknowledged, on any
+ *	path (sent once, as in struct mrc_tx_path).
  */
 struct mrc_tx {
 	struct mrc_tx_entry *ring;
@@ -156,6 +161,7 @@ struct mrc_tx {
 	struct mrc_tx_list lost_list;
 	u64 lost_by_cause[__MRC_LOSS_MAX];
 	u64 spurious;
+	u64 acked_sent;
 };
 
 /**
@@ -243,5 +249,6 @@ u32 mrc_tx_expire(struct mrc_tx *tx, u64 now, u64 rto);
 u32 mrc_tx_path_lost(struct mrc_tx *tx, u16 path);
 bool mrc_tx_peek_lost(const struct mrc_tx *tx, struct mrc_tx_lost *out);
 const struct mrc_tx_entry *mrc_tx_entry_of(const struct mrc_tx *tx, u32 psn);
+bool mrc_tx_delivered_since(const struct mrc_tx *tx, int path, u64 sent_ns);
 
 #endif /* _MRC_TX_H */

@@ -1232,8 +1232,7 @@ TEST(Conn, SharedProbeAnswersBringAPathBack)
 			break;
 		}
 	ASSERT_LT(idx, c.paths.count);
-	mrc_path_on_delivered(&c.paths, pr.now - 1);
-	mrc_path_on_timeout(&c.paths, idx, pr.now, pr.now - 1);
+	mrc_path_on_timeout(&c.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
 	ASSERT_EQ(c.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
 	const uint32_t ev = c.paths.paths[idx].ev;
 	const uint64_t sent0 = c.st.probes_sent, t0 = pr.now;

@@ -519,38 +519,34 @@ TEST_F(PathTable, TimeoutInSilenceFailsAtOnce)
 	u32 i = InState(MRC_PATH_GOOD)[0];
 	u32 j = InState(MRC_PATH_GOOD)[1];
 
-	// A packet sent after the timed-out ones reached the peer: proof.
-	mrc_path_on_delivered(&t, now + 1);
-	// j was heard after the packet left: not silent, one failure only.
-	mrc_path_on_sack(&t, j, now + 5, MRC_PATH_MARK_NONE);
-	mrc_path_on_timeout(&t, j, now + 10 * kMs, now);
+	// j delivered a later packet: this one was lost, one failure only.
+	mrc_path_on_timeout(&t, j, now + 10 * kMs, MRC_LOSS_PATH_WORKS);
 	EXPECT_EQ(State(j), (u32)MRC_PATH_GOOD);
-	mrc_path_on_timeout(&t, j, now + 20 * kMs, now);
+	mrc_path_on_timeout(&t, j, now + 20 * kMs, MRC_LOSS_PATH_WORKS);
 	EXPECT_EQ(State(j), (u32)MRC_PATH_ASSUMED_BAD) << "second failure";
-	// i: nothing heard since the packet left.
-	mrc_path_on_timeout(&t, i, now + 10 * kMs, now);
+	// i: silent while later packets arrived on other paths.
+	mrc_path_on_timeout(&t, i, now + 10 * kMs, MRC_LOSS_PATH_SILENT);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
 	EXPECT_EQ(t.paths[i].stats.timeouts, 1U);
 }
 
 // A busy host or peer stalls: every packet in flight, several per path,
-// times out while nothing later got through on any path (no proof of
-// loss). No path may go out for that alone: one failure per path per
-// silence. Once the peer was heard again, the next unproven timeout
-// counts, so a path that keeps eating packets still goes out. Fails if
-// each unproven timeout counts (the stall takes every path out) or if
-// none ever does.
+// times out while nothing sent later reached the peer on any path (no
+// proof of loss). No path may go out for that alone: one failure per
+// path per silence. Once the peer was heard again, the next unproven
+// timeout counts, so a path that keeps eating packets still goes out.
+// Fails if each unproven timeout counts (the stall takes every path out)
+// or if none ever does.
 TEST_F(PathTable, StallWithoutProofTakesNoPathOut)
 {
 	std::vector<u32> good = InState(MRC_PATH_GOOD);
 	u32 i = good[0], other = good[1];
 
 	mrc_path_on_sack(&t, i, now, MRC_PATH_MARK_NONE);
-	mrc_path_on_delivered(&t, now - kMs);
 	for (u32 p : good)
 		for (u32 k = 0; k < 3; k++)
-			mrc_path_on_timeout(&t, p, now + 10 * kMs + k, now + k);
+			mrc_path_on_timeout(&t, p, now + 10 * kMs + k, MRC_LOSS_UNPROVEN);
 	for (u32 p : good)
 		EXPECT_EQ(State(p), (u32)MRC_PATH_GOOD) << "path " << p;
 	EXPECT_EQ(t.paths[i].fails, 1U);
@@ -559,7 +555,7 @@ TEST_F(PathTable, StallWithoutProofTakesNoPathOut)
 	// lost without proof as well: the second failure in a row.
 	now += 20 * kMs;
 	mrc_path_on_sack(&t, other, now, MRC_PATH_MARK_NONE);
-	mrc_path_on_timeout(&t, i, now + 10 * kMs, now + 1);
+	mrc_path_on_timeout(&t, i, now + 10 * kMs, MRC_LOSS_UNPROVEN);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 }
 
@@ -568,7 +564,7 @@ TEST_F(PathTable, SignalsOnOutOfRangeIndexIgnored)
 	mrc_path_on_sack(&t, 999, now, MRC_PATH_MARK_ALWAYS_SKIP);
 	mrc_path_on_trim(&t, 999, now, false);
 	mrc_path_on_loss(&t, 999, now);
-	mrc_path_on_timeout(&t, 999, now, 0);
+	mrc_path_on_timeout(&t, 999, now, MRC_LOSS_PATH_SILENT);
 	mrc_path_on_rtt(&t, 999, 5);
 	mrc_path_probe_answered(&t, 999, now, 0);
 	mrc_path_probe_lost(&t, 999, now);
@@ -585,7 +581,7 @@ TEST_F(PathTable, LateSignalsOnFailedPathsChangeNothing)
 	mrc_path_on_sack(&t, i, now, MRC_PATH_MARK_NONE);
 	mrc_path_on_sack(&t, i, now, MRC_PATH_MARK_ALWAYS_SKIP);
 	mrc_path_on_loss(&t, i, now);
-	mrc_path_on_timeout(&t, i, now, 0);
+	mrc_path_on_timeout(&t, i, now, MRC_LOSS_PATH_SILENT);
 	mrc_path_on_trim(&t, i, now, false);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	EXPECT_TRUE(events.empty());
@@ -1081,8 +1077,7 @@ TEST_F(PathTable, PathsThatJustTimedOutReturnWithThePeerPort)
 	now += pol.rto_max_ns + kMs;
 	mrc_path_on_sack(&t, recent, now, MRC_PATH_MARK_NONE);
 	now += 3 * kMs;
-	mrc_path_on_delivered(&t, now); // a later packet got through
-	mrc_path_on_timeout(&t, recent, now, now - kMs); // silent since: fails
+	mrc_path_on_timeout(&t, recent, now, MRC_LOSS_PATH_SILENT);
 	ASSERT_EQ(State(recent), (u32)MRC_PATH_ASSUMED_BAD);
 	events.clear();
 	mrc_path_set_peer_ports(&t, ~(1U << 3), now);
@@ -1259,8 +1254,7 @@ TEST_F(PathTable, EveryReasonIsReachable)
 	mrc_path_on_trim(&t, g0[1], now, false);
 	mrc_path_tick(&t, now + pol.skip_ns);
 	mrc_path_on_sack(&t, g0[2], now, MRC_PATH_MARK_ALWAYS_SKIP);
-	mrc_path_on_delivered(&t, now);
-	mrc_path_on_timeout(&t, g0[3], now, now);
+	mrc_path_on_timeout(&t, g0[3], now, MRC_LOSS_PATH_SILENT);
 	Fail(g0[4]);
 	collect();
 	for (u32 k = 0; k < pol.success_to_good; k++) {

@@ -37,6 +37,10 @@ struct OneWay {
 		uint32_t ev;
 	};
 	std::vector<Late> late;
+	// B's control packets (its SACKs and probes) sent before this time
+	// reach A only then, all at once: A is not scheduled to receive
+	std::vector<Late> held;
+	uint64_t b_ctrl_held_until = 0;
 
 	explicit OneWay()
 	{
@@ -91,11 +95,17 @@ struct OneWay {
 			ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
 			deliver(s, in, d.ev);
 		}
+		for (size_t i = 0; s && i < held.size() && now >= b_ctrl_held_until; i++)
+			deliver(1, held[i].pkt, held[i].ev);
+		if (s && now >= b_ctrl_held_until)
+			held.clear();
 		while (mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
 			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
 			ASSERT_GT(len, 0);
 			ASSERT_EQ(mrc_pkt_decode(buf, len, &in), 0);
-			if (!s && a_ctrl_delay)
+			if (s && now < b_ctrl_held_until)
+				held.push_back({b_ctrl_held_until, in, ev});
+			else if (!s && a_ctrl_delay)
 				late.push_back({now + a_ctrl_delay, in, ev});
 			else
 				deliver(s, in, ev);
@@ -326,6 +336,40 @@ TEST(ReversePath, SlowAnswersAreNotFailures)
 		    << "B path " << i;
 	w.drop = [](int, int) { return false; };
 	w.a_ctrl_delay = 0;
+	w.run(200 * kMs, 0);
+	EXPECT_EQ(w.c[1].rcv_read, w.written);
+}
+
+// A busy host: the sender A is not scheduled to receive for 30 ms, five
+// times, while what it sent before keeps arriving. B's probes and SACKs
+// wait for A: B's probe of a path goes unanswered past its deadline
+// while answers to earlier probes still come in, and A's packets time
+// out on every path with nothing later acknowledged. Neither is proof
+// that a path is dead, and no path of either side may change state; a
+// dead path is still found afterwards. Fails if a late answer counts as
+// lost because the peer answered something sent earlier, or if timeouts
+// without proof take paths out.
+TEST(ReversePath, StalledPeerBlamesNoPath)
+{
+	OneWay w;
+	const uint32_t dead = 5;
+
+	w.run(200 * kMs);
+	ASSERT_TRUE(w.events[0].empty());
+	ASSERT_TRUE(w.events[1].empty());
+	for (int k = 0; k < 5; k++) {
+		w.b_ctrl_held_until = w.now + 30 * kMs;
+		w.run(100 * kMs);
+	}
+	EXPECT_GT(w.c[0].tx.lost_by_cause[MRC_LOSS_RTO], 0u) << "the stalls made A's timers expire";
+	for (int s = 0; s < 2; s++)
+		for (auto &e : w.events[s])
+			ADD_FAILURE() << "side " << s << " path " << e.index << " " << (int)e.old_state
+				      << " -> " << (int)e.new_state << " reason " << (int)e.reason;
+	w.drop = [&](int s, int p) { return s == 1 && p == (int)dead; };
+	w.run(300 * kMs);
+	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_ASSUMED_BAD);
+	w.drop = [](int, int) { return false; };
 	w.run(200 * kMs, 0);
 	EXPECT_EQ(w.c[1].rcv_read, w.written);
 }

@@ -402,6 +402,38 @@ TEST(Tx, PerPathLoss)
 	EXPECT_EQ(mrc_tx_on_nack(&t.tx, t.psn(2), 1, -1, &lp), 0);
 }
 
+// What a timeout may blame (mrc_path_on_timeout()) rests on which later
+// packets arrived: on the same path (it works), on another (this path is
+// silent), on none (a stall, no proof). A retransmission's ack proves
+// nothing about either copy's path. Fails if the scoreboard forgets
+// deliveries or credits the wrong path.
+TEST(Tx, DeliveredSinceTellsWhatATimeoutProves)
+{
+	Tx t(100, 100);
+	mrc_tx_ack res;
+
+	t.tx.gap_thresh = 0;
+	t.send(0, 10); // 0: the one that will time out
+	t.send(1, 20); // 1
+	t.send(0, 30); // 2
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, -1, 10)) << "nothing acked yet";
+	// 1 arrives (path 1): proof against path 0's packet 0, not for it
+	ASSERT_EQ(t.sack_set(0, {1}, 1, 1, 50, &res), 0);
+	EXPECT_TRUE(mrc_tx_delivered_since(&t.tx, -1, 10));
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, 0, 10));
+	EXPECT_TRUE(mrc_tx_delivered_since(&t.tx, 1, 20));
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, 1, 21));
+	// 2 arrives on path 0: path 0 works
+	ASSERT_EQ(t.sack_set(0, {1, 2}, 2, 0, 60, &res), 0);
+	EXPECT_TRUE(mrc_tx_delivered_since(&t.tx, 0, 10));
+	// a retransmission acked proves nothing
+	ASSERT_EQ(mrc_tx_send_rtx(&t.tx, t.psn(0), 3, 70), 0);
+	ASSERT_EQ(t.sack_set(3, {}, 0, 3, 80, &res), 0);
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, 3, 70));
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, -1, 31));
+	EXPECT_FALSE(mrc_tx_delivered_since(&t.tx, 9, 0)) << "bad path index";
+}
+
 // A SACK whose bitmap starts above the cumulative ack says nothing about
 // the PSNs in between: per-path detection must not call them lost (their
 // own SACKs may come later on a slower reverse path).
