@@ -145,7 +145,7 @@ echo "... $(grep -c 'path-state' "$out/monitor.txt") path events in all"
 ev_cut() { grep -E "path-state .* plane $plane .*$1" "$out/monitor.txt" | wc -l; }
 echo "plane $plane after the cut: $(ev_cut '-> assumed-bad') times out," \
 	"$(ev_cut 'assumed-bad -> good') back ($(ev_cut 'assumed-bad -> good reason min-active') by the min-active floor);" \
-	"PathFlaps $(A "$MRCCTL" stats | awk '$1 == "PathFlaps" { print $2 }')"
+	"PathFlaps $(A "$MRCCTL" stats | awk '$1 == "PathFlaps" { n = $2 } END { print n + 0 }')"
 run A "$MRCCTL" stats | grep -E "PathToBad|RetxRto|RetxSack|Recoveries" || true
 
 # make demo prints the verdict last, with the plot's path.
