@@ -427,7 +427,7 @@ static void mrc_path_shuffle_cfg(struct mrc_prng *r, struct mrc_path *a,
 int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 		   u32 ncand, struct mrc_prng *rng, mrc_time_t now)
 {
-	u32 planes = 0, nplanes = 0, total, share, plane, base, n, b, i, cfg;
+	u32 planes = 0, nplanes = 0, total, share, plane, base, n, b, i, cfg, k;
 	u32 entropy, stride;
 	struct mrc_path *p;
 
@@ -457,8 +457,14 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 					  min(share, total - base), &t->rng,
 					  &t->paths[base]);
 		mrc_path_shuffle_cfg(&t->rng, &t->paths[base], n);
-		/* Backups, but never the whole share. */
-		b = min(t->pol.backups, n - 1);
+		/*
+		 * Backups are the EVs beyond the plane's active share (share
+		 * minus backups): a plane with no more EVs than that keeps
+		 * them all in use. Never the whole plane.
+		 */
+		k = min(share, total - base);
+		b = n + t->pol.backups > k ? n + t->pol.backups - k : 0;
+		b = min(b, n - 1);
 		for (i = 0; i < n; i++) {
 			p = &t->paths[base + i];
 			cfg = p->cfg_id;

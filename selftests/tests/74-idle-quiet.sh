@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Idle connections cost nothing on the wire. 1000 connections (40 on a
-# debug kernel) under the default policy's backups and probe interval
-# (one backup per plane on the reference fabric: 4 of each connection's
-# 8 paths, probed every 8 x 5 ms while data moves) are established on
+# debug kernel) under the default policy's backups and probe interval,
+# with max-paths 8 (the default 64 leaves the reference fabric's 2 paths
+# per plane all in use; an EV set of 8 is full, so each plane keeps one
+# backup: 4 of each connection's 8 paths, probed every 8 x 5 ms while
+# data moves) are established on
 # the reference fabric (usid, 4 planes x 2 spines) and then left idle.
 # The policy's timers are those 70 and 73 use (rto-min 20ms rto-max 1s
 # retry-limit 30 fail-to-bad 4): with the default rto-min of 2 ms, 1000
@@ -34,7 +36,7 @@ mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
 mrc_check "configure usid paths" mrc_fabric_mrc_config usid
 for ns in "$FAB_A" "$FAB_B"; do
 	in_ns "$ns" "$MRCCTL" policy set default rto-min "$(mrc_time 20)ms" \
-		rto-max "$(mrc_time 1)s" retry-limit 30 fail-to-bad 4
+		rto-max "$(mrc_time 1)s" retry-limit 30 fail-to-bad 4 max-paths 8
 done
 dir=$(mrc_tmpdir)
 A=$FAB_A

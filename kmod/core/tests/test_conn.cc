@@ -43,6 +43,9 @@ struct Pair {
 			p.seed = s + 1;
 			p.ack_delay_ns = 0;
 			p.handshake_rtt_ns = 100000;
+			// An EV set of 4 (2 per plane) is full, so each plane keeps
+			// one of its two paths as a BACKUP, as the tests expect.
+			p.policy.max_paths = 4;
 			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 4, 0), 0);
 		}

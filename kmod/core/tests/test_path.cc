@@ -244,9 +244,38 @@ TEST_F(PathTable, FewerCandidatesThanShare)
 		c.end());
 	mrc_prng_seed(&rng, 1);
 	ASSERT_EQ(mrc_path_build(&t, c.data(), c.size(), &rng, now), 26);
-	EXPECT_EQ(Count(MRC_PATH_GOOD, 0), 1U);
-	EXPECT_EQ(Count(MRC_PATH_BACKUP, 0), 1U) << "never all backups";
+	// Backups are EVs beyond the active share (8 - 2): plane 0 has none
+	// to spare and uses both of its paths.
+	EXPECT_EQ(Count(MRC_PATH_GOOD, 0), 2U);
+	EXPECT_EQ(Count(MRC_PATH_BACKUP, 0), 0U);
 	EXPECT_EQ(Count(MRC_PATH_GOOD, 1), 6U);
+	EXPECT_EQ(Count(MRC_PATH_BACKUP, 1), 2U);
+}
+
+// The default policy (backups 2, max_paths 64) on a small fabric, 4
+// planes of 2 paths, uses every path: idling half of the fabric as
+// backups would halve its capacity. A plane with one more path than its
+// active share keeps one backup; never the whole plane. Fails if backups
+// are taken from a plane that has no EV to spare.
+TEST_F(PathTable, SmallFabricUsesEveryPath)
+{
+	struct mrc_prng rng;
+	std::vector<struct mrc_path_cand> c = Cands(4, 2);
+
+	mrc_prng_seed(&rng, 1);
+	ASSERT_EQ(mrc_path_build(&t, c.data(), c.size(), &rng, now), 8);
+	for (u32 plane = 0; plane < 4; plane++) {
+		EXPECT_EQ(Count(MRC_PATH_GOOD, plane), 2U) << "plane " << plane;
+		EXPECT_EQ(Count(MRC_PATH_BACKUP, plane), 0U) << "plane " << plane;
+	}
+	pol.max_paths = 12; // share 3, active share 1
+	mrc_path_set_policy(&t, &pol);
+	c = Cands(4, 4);
+	ASSERT_EQ(mrc_path_build(&t, c.data(), c.size(), &rng, now), 12);
+	for (u32 plane = 0; plane < 4; plane++) {
+		EXPECT_EQ(Count(MRC_PATH_GOOD, plane), 1U) << "plane " << plane;
+		EXPECT_EQ(Count(MRC_PATH_BACKUP, plane), 2U) << "plane " << plane;
+	}
 }
 
 TEST_F(PathTable, EntropyCandidatesFillShare)
