@@ -364,8 +364,9 @@ TEST(ReversePath, StalledPeerBlamesNoPath)
 	EXPECT_GT(w.c[0].tx.lost_by_cause[MRC_LOSS_RTO], 0u) << "the stalls made A's timers expire";
 	for (int s = 0; s < 2; s++)
 		for (auto &e : w.events[s])
-			ADD_FAILURE() << "side " << s << " path " << e.index << " " << (int)e.old_state
-				      << " -> " << (int)e.new_state << " reason " << (int)e.reason;
+			ADD_FAILURE()
+			    << "side " << s << " path " << e.index << " " << (int)e.old_state
+			    << " -> " << (int)e.new_state << " reason " << (int)e.reason;
 	w.drop = [&](int s, int p) { return s == 1 && p == (int)dead; };
 	w.run(300 * kMs);
 	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_ASSUMED_BAD);
