@@ -363,6 +363,7 @@ void mrc_glue_release(struct mrc_sock *msk)
 	msk->ncands = 0;
 	skb_queue_purge(&msk->sndq);
 	msk->sndq_bytes = 0;
+	WRITE_ONCE(msk->snd_msgs_full, false);
 	while ((n = rb_first(&msk->ofo))) {
 		struct sk_buff *skb = rb_to_skb(n);
 
@@ -698,12 +699,28 @@ static void mrc_glue_events(struct mrc_sock *msk)
 }
 
 /* Free send-queue bytes the peer acknowledged. */
+/*
+ * Publish for poll whether the engine takes another SEQPACKET message:
+ * the byte budget alone would report writable while every message slot
+ * is taken, and a non-blocking writer would spin on EAGAIN. Return true
+ * when a slot came free.
+ */
+static bool mrc_glue_note_msg_room(struct mrc_sock *msk)
+{
+	bool was_full = msk->snd_msgs_full;
+	u32 msgs;
+
+	mrc_conn_app_space(msk->conn, &msgs);
+	WRITE_ONCE(msk->snd_msgs_full, !msgs);
+	return was_full && msgs;
+}
+
 static void mrc_glue_free_acked(struct mrc_sock *msk)
 {
 	u64 una = mrc_conn_snd_una_off(msk->conn);
 	struct sock *sk = &msk->sk;
 	struct sk_buff *skb;
-	bool freed = false;
+	bool freed = mrc_glue_note_msg_room(msk);
 
 	while ((skb = skb_peek(&msk->sndq))) {
 		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
@@ -1130,7 +1147,8 @@ free:
  */
 bool mrc_glue_writable(struct mrc_sock *msk)
 {
-	return READ_ONCE(msk->sndq_bytes) < (u64)READ_ONCE(msk->sk.sk_sndbuf);
+	return !READ_ONCE(msk->snd_msgs_full) &&
+	       READ_ONCE(msk->sndq_bytes) < (u64)READ_ONCE(msk->sk.sk_sndbuf);
 }
 
 /**
@@ -1207,8 +1225,10 @@ int mrc_glue_write(struct mrc_sock *msk, struct msghdr *msg, size_t n, bool seq)
 {
 	int err = mrc_glue_sndq_append(msk, msg, n);
 
-	if (!err)
+	if (!err) {
 		mrc_conn_app_write(msk->conn, n, seq);
+		mrc_glue_note_msg_room(msk);
+	}
 	return err;
 }
 

@@ -123,6 +123,8 @@ struct mrc_sock_opts {
  *	engine's cfg_id, which is an index into @cands).
  * @sndq: bytes the application wrote, in stream order, until acked.
  * @sndq_bytes: payload bytes on @sndq.
+ * @snd_msgs_full: SEQPACKET: the engine has no slot for another message
+ *	(written under the socket lock, read by poll without it).
  * @snd_end: stream offset just after the last byte written.
  * @ofo: received payload not yet contiguous, by stream offset.
  * @rx_ratio: payload per byte of truesize of the data received, in
@@ -177,6 +179,7 @@ struct mrc_sock {
 	struct mrc_route *routes;
 	struct sk_buff_head sndq;
 	u64 sndq_bytes;
+	bool snd_msgs_full;
 	u64 snd_end;
 	struct rb_root ofo;
 	u32 rx_ratio;

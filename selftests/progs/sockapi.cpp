@@ -335,6 +335,45 @@ void test_seqpacket()
 		    "a message larger than the send buffer");
 }
 
+// POLLOUT means a send will not fail with EAGAIN. A SEQPACKET sender whose
+// peer does not read runs out of message slots before it runs out of
+// send buffer (1-byte messages): poll must then stop reporting POLLOUT,
+// or a non-blocking writer spins. Once the peer reads, POLLOUT returns.
+// Fails if poll reports POLLOUT and the next send returns EAGAIN.
+void test_seqpacket_pollout()
+{
+	auto [c, s] = pair(SOCK_SEQPACKET);
+	check(c >= 0 && s >= 0, "SEQPACKET pair for the POLLOUT check");
+	int sent = 0, lies = 0;
+	bool settled = false;
+	for (int round = 0; round < 64 && !settled; round++) {
+		while (sent < 200000 && send(c, "x", 1, MSG_DONTWAIT) == 1)
+			sent++;
+		if (errno != EAGAIN)
+			break;
+		pollfd p{c, POLLOUT, 0};
+		if (poll(&p, 1, 300) == 0) {
+			settled = true;
+			break;
+		}
+		// Writable: a send must succeed now.
+		if (send(c, "x", 1, MSG_DONTWAIT) == 1)
+			sent++;
+		else if (errno == EAGAIN)
+			lies++;
+	}
+	check(settled && lies == 0, "a SEQPACKET sender out of message slots is not POLLOUT (" +
+					std::to_string(sent) + " messages queued, " +
+					std::to_string(lies) + " POLLOUT then EAGAIN)");
+	char buf[16];
+	int got = 0;
+	while (recv(s, buf, sizeof(buf), MSG_DONTWAIT) == 1)
+		got++;
+	pollfd p{c, POLLOUT, 0};
+	check(got > 0 && poll(&p, 1, 20000) == 1 && (p.revents & POLLOUT),
+	      "the peer reads: POLLOUT again");
+}
+
 void test_options()
 {
 	Fd s = sock(SOCK_STREAM);
@@ -707,6 +746,7 @@ int main(int argc, char **argv)
 	test_nonblocking_connect_and_accept();
 	test_stream_data();
 	test_seqpacket();
+	test_seqpacket_pollout();
 	test_options();
 	if (g_inet6)
 		test_inet6_dropin();
