@@ -164,6 +164,9 @@ enum mrc_path_state {
  * @MRC_PR_PATH_REMOVED: the operator deleted the path's configuration.
  * @MRC_PR_PKT_TOO_BIG: an ICMPv6 packet-too-big for the path named an MTU below
  *	the connection's data packets.
+ * @MRC_PR_TX_REFUSED: the local stack refused a packet sent on the path (no
+ *	route, device down, dropped by a filter or the device): it never
+ *	left.
  * @__MRC_PR_MAX: number of values.
  */
 enum mrc_path_reason {
@@ -187,6 +190,7 @@ enum mrc_path_reason {
 	MRC_PR_MIN_ACTIVE,
 	MRC_PR_PATH_REMOVED,
 	MRC_PR_PKT_TOO_BIG,
+	MRC_PR_TX_REFUSED,
 
 	__MRC_PR_MAX
 };
@@ -416,6 +420,11 @@ enum mrc_event_type {
  * @MRC_MIB_PATH_REVERSE_PROBES: reverse-liveness probes: EV probes of paths in
  *	use that carried our SACKs or NACKs and heard nothing back for 4
  *	probe intervals (also in ProbesSent).
+ * @MRC_MIB_OUT_REFUSED: packets the local stack refused (no route, device down,
+ *	dropped by a filter or the device, not NET_XMIT_CN): data packets are
+ *	resent on another path at once, the path is blamed.
+ * @MRC_MIB_PATH_TX_REFUSED: paths of a connection taken out because the local
+ *	stack refused their packets (reason tx-refused).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -484,6 +493,8 @@ enum mrc_mib {
 	MRC_MIB_PATH_PKT_TOO_BIG,
 	MRC_MIB_PATH_PROBE_SHARED,
 	MRC_MIB_PATH_REVERSE_PROBES,
+	MRC_MIB_OUT_REFUSED,
+	MRC_MIB_PATH_TX_REFUSED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
