@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host A's own stack refuses the packets of one plane, mid-transfer, with
+# no netdev event (issue #14): (a) a tc egress filter drops everything
+# leaving A's pl2 (clsact + matchall action drop: NET_XMIT_DROP), (b) the
+# route to plane 1's first router is deleted (-ENETUNREACH). The engine
+# hears of each refused packet in the same push and resends it on another
+# plane at once: the transfer is verified byte for byte, the plane's paths
+# go ASSUMED_BAD with reason tx-refused (by plane, in mrcctl -j conn, the
+# other paths stay in use), OutRefused and PathTxRefused count, and no
+# packet waits for its RTO (RetxRto, per transfer). Shared set-up:
+# selftests/lib_faults.sh.
+# timeout: 900
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib_fabric.sh"
+. "$(dirname "$0")/../lib_faults.sh"
+
+faults_setup
+
+# refuse_paths_check FILE PLANE: on A's connection in FILE (mrcctl -j conn
+# show), the paths of PLANE are out by tx-refused, every other path is GOOD.
+refuse_paths_check() {
+	python3 -c 'import json, sys
+conns = json.load(open(sys.argv[1]))
+plane = int(sys.argv[2])
+paths = [p for c in conns for p in c["paths"]]
+print(" ".join("%s:%s:%s:%s" % (p.get("path_id"), p["plane"], p["state"], p["reason"]) for p in paths))
+out = [p for p in paths if p["plane"] == plane]
+live = [p for p in paths if p["plane"] != plane]
+sys.exit(0 if out and live and
+	 all(p["state"] == "assumed-bad" and p["reason"] == "tx-refused" for p in out) and
+	 all(p["state"] == "good" for p in live) else 1)' "$@"
+}
+
+# refuse_fault NAME PLANE ON OFF: the fault of a transfer: run ON, wait
+# until the plane's paths are out, keep it a while, show the paths, run OFF.
+refuse_fault() {
+	local name=$1 plane=$2 on=$3 off=$4
+	eval "$on"
+	mrc_wait_for 20 mrc_mib_at_least "$FAB_A" PathTxRefused $((ptr0 + 2))
+	sleep "$(mrc_time 1)"
+	faults_ctl_a -j conn show > "$res/$name.paths.json"
+	eval "$off"
+}
+
+# refuse_run NAME PLANE ON OFF: a verified transfer across the fault, and
+# the checks on it.
+refuse_run() {
+	local name=$1 plane=$2 rto0 ref0
+	ptr0=$(mrc_mib "$FAB_A" PathTxRefused)
+	ref0=$(mrc_mib "$FAB_A" OutRefused)
+	rto0=$(mrc_mib "$FAB_A" RetxRto)
+	mrc_check "$name: $(faults_mib 50331648 16777216) MiB verified while A's stack refuses plane $plane" \
+		faults_transfer "$name" "refuse_fault $name $plane $(printf %q "$3") $(printf %q "$4")" \
+		50331648 16777216
+	faults_report "$name"
+	local refused=$(($(mrc_mib "$FAB_A" OutRefused) - ref0))
+	local rto=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))
+	local ptr=$(($(mrc_mib "$FAB_A" PathTxRefused) - ptr0))
+	mrc_info "$name: OutRefused +$refused, PathTxRefused +$ptr, RetxRto +$rto," \
+		"longest stall $(mrc_json "$res/$name.server" longest_stall_ms) ms"
+	mrc_check "$name: the transfer was still going once the fault was over" \
+		test -e "$res/$name.landed"
+	mrc_check "$name: A's stack refused packets (OutRefused)" test "$refused" -gt 0
+	mrc_check "$name: both paths of plane $plane out by tx-refused (PathTxRefused)" \
+		test "$ptr" -ge 2
+	mrc_check "$name: plane $plane's paths assumed-bad reason tx-refused, the others good" \
+		refuse_paths_check "$res/$name.paths.json" "$plane"
+	# No refused packet waited for its RTO: every one was resent in the
+	# push that sent it. Before issue #14 each packet sprayed into the
+	# plane did (RetxRto +1 per packet, hundreds per transfer); the bound
+	# leaves room for the few RTOs a loaded emulated VM has anyway.
+	mrc_check "$name: no RTO for refused packets (RetxRto +$rto <= $rto_slack)" \
+		test "$rto" -le "$rto_slack"
+	# The stall bound (path-state-machine.md section 8): a refused packet
+	# is resent at once, so nothing waits for rto_min; one RTT and
+	# the VM's scheduling remain.
+	mrc_check "$name: longest stall under rto_min = $stall_ms ms" \
+		faults_stall_below "$name" "$stall_ms"
+}
+
+rto_slack=${MRC_TXREFUSED_RTO_SLACK:-8}
+stall_ms=$(mrc_time "$(faults_policy_ms rto_min)")
+
+# (a) tc egress drop on A's plane 2 link: NET_XMIT_DROP for every packet.
+refuse_run tcdrop 2 \
+	"tc -n $FAB_A qdisc add dev pl2 clsact && tc -n $FAB_A filter add dev pl2 egress matchall action drop" \
+	"tc -n $FAB_A qdisc del dev pl2 clsact"
+
+# (b) no route: A's route to plane 1's first router goes away.
+usid=$(_fab_usid t0a 1)
+route=$(ip -n "$FAB_A" -6 route show "fc00:0:$usid::/48" | head -1)
+mrc_check "plane 1's route of A found: $route" test -n "$route"
+refuse_run noroute 1 \
+	"ip -n $FAB_A -6 route del fc00:0:$usid::/48" \
+	"ip -n $FAB_A -6 route add $route"
+
+mrc_check "after both: a clean transfer verified" \
+	mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/after" -t stream -n "$(mrc_size 8388608 1048576)"
+mrc_done
