@@ -1004,7 +1004,8 @@ enum mrc_sockopt {
  * @MRC_RTX_RTO: the packet's retransmission timeout expired.
  * @MRC_RTX_NACK: the receiver sent a NACK.
  * @MRC_RTX_LINK: the packet's path lost its link (local plane or peer
- *	port down) while it was in flight; resent at once.
+ *	port down) while it was in flight, or the local stack refused it
+ *	(no route, device down, dropped on the way out); resent at once.
  */
 enum mrc_loss_cause_uapi {
 	MRC_RTX_SACK_GAP,
