@@ -182,7 +182,8 @@ TEST(TxErr, DropCountsTowardFailToBadCongestionIsNoLoss)
 	EXPECT_NE(r.path, p);
 	// a refusal reported twice, or for another path, changes nothing
 	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED, pr.now), 0);
-	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn ^ 0x800000, d.ev, MRC_TXERR_DROPPED, pr.now), -EINVAL);
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn ^ 0x800000, d.ev, MRC_TXERR_DROPPED, pr.now),
+		  -EINVAL);
 	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 1u);
 	// the next packet on the same path is dropped too: out
 	for (int i = 0; i < 20; i++) {
@@ -237,7 +238,8 @@ TEST(TxErr, AllPathsRefuseDoesNotSpin)
 	EXPECT_LE(pr.now, 1000 + budget + pr.c[0].p.policy.rto_max_ns);
 	EXPECT_GE(pr.now, 1000 + pr.c[0].p.policy.rto_min_ns);
 	EXPECT_LE(pushes, 200) << "one push per hold or probe, not a loop";
-	printf("all refuse: %d pushes, at most %d packets each, ETIMEDOUT after %.1f ms\n", pushes, max_per_push, (pr.now - 1000) / 1e6);
+	printf("all refuse: %d pushes, at most %d packets each, ETIMEDOUT after %.1f ms\n", pushes,
+	       max_per_push, (pr.now - 1000) / 1e6);
 	EXPECT_EQ(pr.c[0].tx.lost_by_cause[MRC_LOSS_RTO], 0u);
 }
 
@@ -245,7 +247,7 @@ TEST(TxErr, AllPathsRefuseDoesNotSpin)
 // timeout; the refusing paths are out by TX_REFUSED and only them.
 TEST(TxErr, OnePlaneRefusesTransferGoesOn)
 {
-	Pair pr(0);	// no backups: 3 GOOD paths per plane
+	Pair pr(0); // no backups: 3 GOOD paths per plane
 	mrc_tx_desc d;
 
 	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 300000, false), 0);
@@ -256,7 +258,8 @@ TEST(TxErr, OnePlaneRefusesTransferGoesOn)
 		while (mrc_conn_next_tx(&pr.c[0], pr.now, &d)) {
 			if (pr.path(0, d.path)->plane == 1) {
 				EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev,
-							     MRC_TXERR_DROPPED, pr.now), 1);
+							     MRC_TXERR_DROPPED, pr.now),
+					  1);
 				continue;
 			}
 			pr.deliver(0, d);
@@ -305,13 +308,14 @@ TEST(TxErr, RefusedControlPackets)
 	EXPECT_NE(ev2, ev);
 	EXPECT_EQ(again.u.sack.cack_psn, pkt.u.sack.cack_psn);
 	// congestion only: nothing sent again
-	EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &again, ev2, false, MRC_TXERR_CONGESTED, pr.now), 0);
+	EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &again, ev2, false, MRC_TXERR_CONGESTED, pr.now),
+		  0);
 	EXPECT_EQ(mrc_conn_next_ctrl(&pr.c[1], pr.now, &again, &ev2), 0);
 
 	// the failed path is probed; its refused probe has failed
 	uint64_t t = mrc_conn_path(&pr.c[1], bad)->next_probe;
 	pr.now = std::max(pr.now, t);
-	ASSERT_EQ(mrc_conn_app_write(&pr.c[1], 1000, false), 0);	// data moves: probes run
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[1], 1000, false), 0); // data moves: probes run
 	mrc_conn_on_timer(&pr.c[1], pr.now);
 	int r;
 	bool probed = false;
@@ -320,7 +324,8 @@ TEST(TxErr, RefusedControlPackets)
 			continue;
 		probed = true;
 		ASSERT_TRUE(pr.path(1, bad)->flags & MRC_PATHF_PROBE_OUT);
-		EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &pkt, ev, true, MRC_TXERR_REFUSED, pr.now), 0);
+		EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &pkt, ev, true, MRC_TXERR_REFUSED, pr.now),
+			  0);
 	}
 	ASSERT_TRUE(probed);
 	EXPECT_FALSE(pr.path(1, bad)->flags & MRC_PATHF_PROBE_OUT);
