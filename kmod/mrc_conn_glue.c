@@ -1333,6 +1333,7 @@ u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 		o->retx_pkts = p->stats.retransmits;
 		o->lost_pkts = p->stats.losses;
 		o->ecn_marks = p->stats.ecn_marks;
+		o->timeouts = p->stats.timeouts;
 	}
 	return n;
 }

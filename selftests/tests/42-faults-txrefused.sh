@@ -8,8 +8,10 @@
 # plane at once: the transfer is verified byte for byte, the plane's paths
 # go ASSUMED_BAD with reason tx-refused (by plane, in mrcctl -j conn, the
 # other paths stay in use), OutRefused and PathTxRefused count, and no
-# packet waits for its RTO (RetxRto, per transfer). Shared set-up:
-# selftests/lib_faults.sh.
+# packet sent on the plane waits for its RTO (the timeouts of its paths in
+# mrcctl -j conn). Each fault's transfer follows the same transfer without
+# a fault, whose longest stall (the emulated VM's own) bounds the fault's.
+# Shared set-up: selftests/lib_faults.sh.
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -23,6 +25,8 @@ refuse_paths_check() {
 	python3 -c 'import json, sys
 conns = json.load(open(sys.argv[1]))
 plane = int(sys.argv[2])
+# the connection of the transfer, not one still closing
+conns = [c for c in conns if c["state"] == "established"]
 paths = [p for c in conns for p in c["paths"]]
 print(" ".join("%s:%s:%s:%s" % (p.get("path_id"), p["plane"], p["state"], p["reason"]) for p in paths))
 out = [p for p in paths if p["plane"] == plane]
@@ -32,10 +36,19 @@ sys.exit(0 if out and live and
 	 all(p["state"] == "good" for p in live) else 1)' "$@"
 }
 
+# refuse_timeouts FILE PLANE: the RTOs charged to PLANE's paths on A's
+# connection in FILE.
+refuse_timeouts() {
+	python3 -c 'import json, sys
+conns = [c for c in json.load(open(sys.argv[1])) if c["state"] == "established"]
+print(sum(p.get("timeouts", 0) for c in conns for p in c["paths"] if p["plane"] == int(sys.argv[2])))' "$@"
+}
+
 # refuse_fault NAME PLANE ON OFF: the fault of a transfer: run ON, wait
 # until the plane's paths are out, keep it a while, show the paths, run OFF.
 refuse_fault() {
 	local name=$1 plane=$2 on=$3 off=$4
+	faults_ctl_a -j conn show > "$res/$name.paths-before.json"
 	eval "$on"
 	mrc_wait_for 20 mrc_mib_at_least "$FAB_A" PathTxRefused $((ptr0 + 2))
 	sleep "$(mrc_time 1)"
@@ -46,7 +59,11 @@ refuse_fault() {
 # refuse_run NAME PLANE ON OFF: a verified transfer across the fault, and
 # the checks on it.
 refuse_run() {
-	local name=$1 plane=$2 rto0 ref0
+	local name=$1 plane=$2 rto0 ref0 tmo
+	# The same transfer without a fault: the VM's own stall.
+	mrc_check "$name: clean: $(faults_mib 201326592 33554432) MiB verified" \
+		faults_transfer "$name-clean" : 201326592 33554432
+	faults_report "$name-clean"
 	ptr0=$(mrc_mib "$FAB_A" PathTxRefused)
 	ref0=$(mrc_mib "$FAB_A" OutRefused)
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
@@ -66,29 +83,25 @@ refuse_run() {
 		test "$ptr" -ge 2
 	mrc_check "$name: plane $plane's paths assumed-bad reason tx-refused, the others good" \
 		refuse_paths_check "$res/$name.paths.json" "$plane"
-	# No refused packet waited for its RTO: every one was resent in the
-	# push that sent it. Before issue #14 the packets sprayed into the
-	# plane did, until timeouts took its paths out. The bound: the RTOs
-	# of the same transfer without a fault (a loaded emulated VM has a
-	# few), plus 8.
-	mrc_check "$name: no RTO for refused packets (RetxRto +$rto <= $rto_clean + 8)" \
-		test "$rto" -le $((rto_clean + 8))
+	# No packet sent on the plane waited for its RTO: each one refused
+	# was resent in the push that sent it, and the paths were out at
+	# once. Before issue #14 every packet sprayed into the plane timed
+	# out, until timeouts took its paths out. At most one RTO per path
+	# for what was in flight on it when the fault began (the emulated
+	# VM delays a packet past its RTO now and then).
+	tmo=$(($(refuse_timeouts "$res/$name.paths.json" "$plane") -
+	       $(refuse_timeouts "$res/$name.paths-before.json" "$plane")))
+	mrc_check "$name: RTOs on plane $plane's paths during the fault: $tmo <= 2" \
+		test "$tmo" -le 2
 	# The stall: a refused packet is resent at once, so the fault adds
-	# no RTO to the longest stall of the same transfer without a fault;
-	# the bound is that stall plus rto_min (path-state-machine.md
-	# section 8), the smallest RTO a refused packet waited before.
-	stall_ms=$(python3 -c "print($(mrc_json "$res/clean.server" longest_stall_ms) + $(mrc_time "$(faults_policy_ms rto_min)"))")
-	mrc_check "$name: longest stall under the fault-free stall + rto_min = $stall_ms ms" \
+	# no RTO to the longest stall. The emulated VM's own stall (the
+	# same transfer without the fault) dominates and varies from run to
+	# run: the bound is twice it, plus rto_min (path-state-machine.md
+	# section 8), the least a refused packet waited before issue #14.
+	stall_ms=$(python3 -c "print(2 * $(mrc_json "$res/$name-clean.server" longest_stall_ms) + $(mrc_time "$(faults_policy_ms rto_min)"))")
+	mrc_check "$name: longest stall under 2 x fault-free + rto_min = $stall_ms ms" \
 		faults_stall_below "$name" "$stall_ms"
 }
-
-# The same transfer without a fault: the VM's own stall and RTOs.
-rto0=$(mrc_mib "$FAB_A" RetxRto)
-mrc_check "clean: $(faults_mib 201326592 33554432) MiB verified" \
-	faults_transfer clean : 201326592 33554432
-faults_report clean
-rto_clean=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))
-mrc_info "clean: RetxRto +$rto_clean, longest stall $(mrc_json "$res/clean.server" longest_stall_ms) ms"
 
 # (a) tc egress drop on A's plane 2 link: NET_XMIT_DROP for every packet.
 refuse_run tcdrop 2 \

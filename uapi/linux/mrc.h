@@ -865,6 +865,9 @@ enum mrc_conn_attr {
  * @MRC_CPATH_A_LOST_PKTS: packets declared lost on the EV (u64).
  * @MRC_CPATH_A_ECN_MARKS: ECN marks reported for the EV (u64).
  * @MRC_CPATH_A_SRTT: smoothed RTT seen on the EV (u32, microseconds).
+ * @MRC_CPATH_A_TIMEOUTS: retransmission timeouts of packets sent on the EV
+ *	(u64): a packet the local stack refused is resent at once, never
+ *	counted here.
  * @__MRC_CPATH_A_MAX: number of attributes.
  * @MRC_CPATH_A_MAX: highest attribute.
  */
@@ -881,6 +884,7 @@ enum mrc_conn_path_attr {
 	MRC_CPATH_A_LOST_PKTS,
 	MRC_CPATH_A_ECN_MARKS,
 	MRC_CPATH_A_SRTT,
+	MRC_CPATH_A_TIMEOUTS,
 
 	__MRC_CPATH_A_MAX,
 	MRC_CPATH_A_MAX = __MRC_CPATH_A_MAX - 1
