@@ -20,13 +20,12 @@
 faults_setup
 
 # refuse_paths_check FILE PLANE: on A's connection in FILE (mrcctl -j conn
-# show), the paths of PLANE are out by tx-refused, every other path is GOOD.
+# show; the one of refuse_conn), the paths of PLANE are out by tx-refused,
+# every other path is GOOD.
 refuse_paths_check() {
 	python3 -c 'import json, sys
-conns = json.load(open(sys.argv[1]))
+conns = [c for c in json.load(open(sys.argv[1])) if c["id"] == int(sys.argv[3])]
 plane = int(sys.argv[2])
-# the connection of the transfer, not one still closing
-conns = [c for c in conns if c["state"] == "established"]
 paths = [p for c in conns for p in c["paths"]]
 print(" ".join("%s:%s:%s:%s" % (p.get("path_id"), p["plane"], p["state"], p["reason"]) for p in paths))
 out = [p for p in paths if p["plane"] == plane]
@@ -36,11 +35,20 @@ sys.exit(0 if out and live and
 	 all(p["state"] == "good" for p in live) else 1)' "$@"
 }
 
-# refuse_timeouts FILE PLANE: the RTOs charged to PLANE's paths on A's
-# connection in FILE.
-refuse_timeouts() {
+# refuse_conn FILE: the id of the transfer's connection in FILE, taken as
+# the fault begins: the established one that sent least (the previous
+# transfer's may still be closing).
+refuse_conn() {
 	python3 -c 'import json, sys
 conns = [c for c in json.load(open(sys.argv[1])) if c["state"] == "established"]
+print(min(conns, key=lambda c: c["bytes_sent"])["id"] if conns else -1)' "$@"
+}
+
+# refuse_timeouts FILE PLANE ID: the RTOs charged to PLANE's paths on A's
+# connection ID in FILE.
+refuse_timeouts() {
+	python3 -c 'import json, sys
+conns = [c for c in json.load(open(sys.argv[1])) if c["id"] == int(sys.argv[3])]
 print(sum(p.get("timeouts", 0) for c in conns for p in c["paths"] if p["plane"] == int(sys.argv[2])))' "$@"
 }
 
@@ -51,7 +59,7 @@ refuse_fault() {
 	faults_ctl_a -j conn show > "$res/$name.paths-before.json"
 	eval "$on"
 	mrc_wait_for 20 mrc_mib_at_least "$FAB_A" PathTxRefused $((ptr0 + 2))
-	sleep "$(mrc_time 1)"
+	sleep 0.2
 	faults_ctl_a -j conn show > "$res/$name.paths.json"
 	eval "$off"
 }
@@ -59,17 +67,17 @@ refuse_fault() {
 # refuse_run NAME PLANE ON OFF: a verified transfer across the fault, and
 # the checks on it.
 refuse_run() {
-	local name=$1 plane=$2 rto0 ref0 tmo
+	local name=$1 plane=$2 rto0 ref0 tmo id
 	# The same transfer without a fault: the VM's own stall.
-	mrc_check "$name: clean: $(faults_mib 201326592 33554432) MiB verified" \
-		faults_transfer "$name-clean" : 201326592 33554432
+	mrc_check "$name: clean: $(faults_mib 201326592 67108864) MiB verified" \
+		faults_transfer "$name-clean" : 201326592 67108864
 	faults_report "$name-clean"
 	ptr0=$(mrc_mib "$FAB_A" PathTxRefused)
 	ref0=$(mrc_mib "$FAB_A" OutRefused)
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
-	mrc_check "$name: $(faults_mib 201326592 33554432) MiB verified while A's stack refuses plane $plane" \
+	mrc_check "$name: $(faults_mib 201326592 67108864) MiB verified while A's stack refuses plane $plane" \
 		faults_transfer "$name" "refuse_fault $name $plane $(printf %q "$3") $(printf %q "$4")" \
-		201326592 33554432
+		201326592 67108864
 	faults_report "$name"
 	local refused=$(($(mrc_mib "$FAB_A" OutRefused) - ref0))
 	local rto=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))
@@ -81,16 +89,17 @@ refuse_run() {
 	mrc_check "$name: A's stack refused packets (OutRefused)" test "$refused" -gt 0
 	mrc_check "$name: both paths of plane $plane out by tx-refused (PathTxRefused)" \
 		test "$ptr" -ge 2
+	id=$(refuse_conn "$res/$name.paths-before.json")
 	mrc_check "$name: plane $plane's paths assumed-bad reason tx-refused, the others good" \
-		refuse_paths_check "$res/$name.paths.json" "$plane"
+		refuse_paths_check "$res/$name.paths.json" "$plane" "$id"
 	# No packet sent on the plane waited for its RTO: each one refused
 	# was resent in the push that sent it, and the paths were out at
 	# once. Before issue #14 every packet sprayed into the plane timed
 	# out, until timeouts took its paths out. At most one RTO per path
 	# for what was in flight on it when the fault began (the emulated
 	# VM delays a packet past its RTO now and then).
-	tmo=$(($(refuse_timeouts "$res/$name.paths.json" "$plane") -
-	       $(refuse_timeouts "$res/$name.paths-before.json" "$plane")))
+	tmo=$(($(refuse_timeouts "$res/$name.paths.json" "$plane" "$id") -
+	       $(refuse_timeouts "$res/$name.paths-before.json" "$plane" "$id")))
 	mrc_check "$name: RTOs on plane $plane's paths during the fault: $tmo <= 2" \
 		test "$tmo" -le 2
 	# The stall: a refused packet is resent at once, so the fault adds
