@@ -507,7 +507,30 @@ static int mrc_glue_copy_out(struct mrc_sock *msk, u64 off, u32 len, u8 *to)
 	return len ? -EFAULT : 0;
 }
 
-static void mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d)
+/*
+ * What a transmit error says about the path (issue #14), or false when it
+ * says nothing: the packet left, or may have (NET_XMIT_CN is 0 here), or
+ * memory ran short (not the path's fault: the packet waits for its RTO).
+ * A drop by the device or a queue (-ENOBUFS, NET_XMIT_DROP) may be a
+ * queue full for a moment; an error of the route or the device is proof.
+ */
+static bool mrc_glue_txerr(struct net *net, int err, enum mrc_conn_txerr *kind)
+{
+	if (!err)
+		return false;
+	if (err == -ENOMEM) {
+		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NOMEM);
+		return false;
+	}
+	if (err == -ENETUNREACH)
+		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NO_PATH);
+	MRC_INC_STATS(net, MRC_MIB_OUT_REFUSED);
+	*kind = err == -ENOBUFS ? MRC_TXERR_DROPPED : MRC_TXERR_REFUSED;
+	return true;
+}
+
+/* Return: 0, or the error of the local stack (mrc_xmit()). */
+static int mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d)
 {
 	struct net *net = sock_net(&msk->sk);
 	u32 pad = mrc_pad_len(d->len);
@@ -519,7 +542,7 @@ static void mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d
 	if (!skb) {
 		/* The engine retransmits it on timeout. */
 		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NOMEM);
-		return;
+		return 0;
 	}
 	hlen = mrc_conn_build_data_hdr(msk->conn, d, skb_tail_pointer(skb),
 				       MRC_DATA_HDR_MAX);
@@ -533,12 +556,11 @@ static void mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d
 	mrc_flow_of(msk, &fl, d->ev);
 	MRC_INC_STATS(net, MRC_MIB_OUT_PKTS);
 	MRC_ADD_STATS(net, MRC_MIB_OUT_BYTES, skb->len);
-	if (mrc_xmit(net, skb, mrc_glue_route(msk, d->cfg_id), &fl,
-		     msk->sk.sk_mark, msk->sk.sk_priority) == -ENETUNREACH)
-		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NO_PATH);
-	return;
+	return mrc_xmit(net, skb, mrc_glue_route(msk, d->cfg_id), &fl,
+			msk->sk.sk_mark, msk->sk.sk_priority);
 drop:
 	kfree_skb(skb);
+	return 0;
 }
 
 /* MIB counters of control packets, by type and direction. */
@@ -593,6 +615,9 @@ static void mrc_glue_count_path(struct net *net, const struct mrc_conn_event *ev
 		return;	/* a new reason only: no transition to count */
 	if (ev->reason == MRC_PR_REPLACED)
 		MRC_INC_STATS(net, MRC_MIB_PATH_REPLACED);
+	if (ev->reason == MRC_PR_TX_REFUSED &&
+	    ev->new_state == MRC_PATH_ASSUMED_BAD)
+		MRC_INC_STATS(net, MRC_MIB_PATH_TX_REFUSED);
 	switch (ev->new_state) {
 	case MRC_PATH_SKIP:
 		MRC_INC_STATS(net, MRC_MIB_PATH_TO_SKIP);
@@ -611,13 +636,14 @@ static void mrc_glue_count_path(struct net *net, const struct mrc_conn_event *ev
 	}
 }
 
-static void mrc_glue_send_ctrl(struct mrc_sock *msk, const struct mrc_pkt *pkt,
-			       u32 ev)
+/* Return: 0, or the error of the local stack (mrc_send_hdr_pkt()). */
+static int mrc_glue_send_ctrl(struct mrc_sock *msk, const struct mrc_pkt *pkt,
+			      u32 ev)
 {
 	const struct mrc_route *rt = NULL;
 	const struct mrc_path *path;
 	struct mrc_flow fl;
-	int idx;
+	int idx, err;
 
 	idx = mrc_conn_path_of_ev(msk->conn, ev);
 	if (idx >= 0) {
@@ -626,9 +652,10 @@ static void mrc_glue_send_ctrl(struct mrc_sock *msk, const struct mrc_pkt *pkt,
 			rt = mrc_glue_route(msk, path->cfg_id);
 	}
 	mrc_flow_of(msk, &fl, ev);
-	mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl, msk->sk.sk_mark,
-			 msk->sk.sk_priority);
+	err = mrc_send_hdr_pkt(sock_net(&msk->sk), pkt, rt, &fl, msk->sk.sk_mark,
+			       msk->sk.sk_priority);
 	mrc_glue_count_ctrl(sock_net(&msk->sk), pkt->type, true);
+	return err;
 }
 
 static void mrc_glue_fold_one(struct net *net, int field, u64 *folded,
@@ -867,6 +894,7 @@ int mrc_glue_push(struct mrc_sock *msk)
 	struct net *net = sock_net(&msk->sk);
 	struct mrc_conn *conn = msk->conn;
 	int budget = MRC_GLUE_PUSH_BUDGET;
+	enum mrc_conn_txerr kind;
 	struct mrc_tx_desc d;
 	struct mrc_pkt pkt;
 	u64 now;
@@ -890,15 +918,25 @@ int mrc_glue_push(struct mrc_sock *msk)
 			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_DEFERRED);
 			continue;
 		}
-		mrc_glue_send_ctrl(msk, &pkt, ev);
+		/*
+		 * Refused by the route or the device: the engine blames the
+		 * path and sends a SACK or NACK again on another one, now.
+		 */
+		if (mrc_glue_txerr(net, mrc_glue_send_ctrl(msk, &pkt, ev), &kind))
+			mrc_conn_ctrl_failed(conn, &pkt, ev, r == 2, kind,
+					     ktime_get_ns());
 	}
 	/*
 	 * Each packet is stamped when it leaves, not when the push began: on
 	 * a busy host a long push would otherwise make its last packets time
-	 * out early and their RTT samples look longer than they were.
+	 * out early and their RTT samples look longer than they were. A
+	 * packet the local stack refused never left: the engine takes it
+	 * out of flight and resends it on another path in this same loop
+	 * (issue #14), instead of waiting for its RTO.
 	 */
-	while (budget > 0 && mrc_conn_next_tx(conn, ktime_get_ns(), &d) > 0) {
-		mrc_glue_send_data(msk, &d);
+	while (budget > 0 && mrc_conn_next_tx(conn, (now = ktime_get_ns()), &d) > 0) {
+		if (mrc_glue_txerr(net, mrc_glue_send_data(msk, &d), &kind))
+			mrc_conn_tx_failed(conn, d.psn, d.ev, kind, now);
 		budget--;
 	}
 	mrc_glue_events(msk);
@@ -1315,6 +1353,7 @@ u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,
 		o->retx_pkts = p->stats.retransmits;
 		o->lost_pkts = p->stats.losses;
 		o->ecn_marks = p->stats.ecn_marks;
+		o->timeouts = p->stats.timeouts;
 	}
 	return n;
 }

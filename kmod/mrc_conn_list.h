@@ -61,6 +61,7 @@ struct mrc_conn_filter {
  * @retx_pkts: retransmissions sent.
  * @lost_pkts: packets declared lost.
  * @ecn_marks: ECN marks reported.
+ * @timeouts: retransmission timeouts charged to the EV.
  */
 struct mrc_nl_conn_path {
 	u32 ev;
@@ -73,6 +74,7 @@ struct mrc_nl_conn_path {
 	u64 retx_pkts;
 	u64 lost_pkts;
 	u64 ecn_marks;
+	u64 timeouts;
 };
 
 /**

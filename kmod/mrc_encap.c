@@ -190,7 +190,12 @@ static struct dst_entry *mrc_route_lookup(struct net *net, struct sock *tsk,
  * @fl: the inner header.
  *
  * Context: any; does not sleep.
- * Return: 0, or a negative errno (no route: -ENETUNREACH).
+ * Return: 0 when the packet left or was queued (NET_XMIT_CN included: it
+ * may have been), -ENOBUFS when the device or a queueing discipline
+ * dropped it (NET_XMIT_DROP), -ENOMEM without memory, or the error of the
+ * route or the output path (no route: -ENETUNREACH; a blackhole route
+ * -EINVAL, an unreachable one -EHOSTUNREACH; device down -ENETDOWN; a
+ * netfilter drop -EPERM).
  */
 int mrc_encap_xmit(struct net *net, struct sock *tsk, u32 mark, u32 priority,
 		   struct sk_buff *skb, const struct mrc_route *rt,
@@ -239,6 +244,8 @@ int mrc_encap_xmit(struct net *net, struct sock *tsk, u32 mark, u32 priority,
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 
 	err = ip6_local_out(net, tsk, skb);
+	if (err < 0)
+		return err;
 	return net_xmit_eval(err) ? -ENOBUFS : 0;
 
 drop:

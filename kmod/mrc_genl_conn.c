@@ -82,7 +82,9 @@ static int mrc_genl_conn_attrs(struct sk_buff *skb, struct mrc_net *mn,
 				      MRC_CPATH_A_PAD) ||
 		    nla_put_u64_64bit(skb, MRC_CPATH_A_ECN_MARKS, p->ecn_marks,
 				      MRC_CPATH_A_PAD) ||
-		    nla_put_u32(skb, MRC_CPATH_A_SRTT, p->srtt_us))
+		    nla_put_u32(skb, MRC_CPATH_A_SRTT, p->srtt_us) ||
+		    nla_put_u64_64bit(skb, MRC_CPATH_A_TIMEOUTS, p->timeouts,
+				      MRC_CPATH_A_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(skb, pn);
 	}

@@ -38,7 +38,8 @@ struct sk_buff *mrc_alloc_skb(u32 len, gfp_t gfp)
  * @priority: skb priority.
  *
  * Context: any; does not sleep.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno, as mrc_encap_xmit() (-ENETDOWN while the
+ * namespace has no tunnel socket).
  */
 int mrc_xmit(struct net *net, struct sk_buff *skb, const struct mrc_route *rt,
 	     const struct mrc_flow *fl, u32 mark, u32 priority)
@@ -70,7 +71,7 @@ int mrc_xmit(struct net *net, struct sk_buff *skb, const struct mrc_route *rt,
  * @priority: skb priority.
  *
  * Context: any; does not sleep.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno, as mrc_xmit() (-ENOMEM: no packet).
  */
 int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 		     const struct mrc_route *rt, const struct mrc_flow *fl,
@@ -83,7 +84,7 @@ int mrc_send_hdr_pkt(struct net *net, const struct mrc_pkt *pkt,
 
 	skb = mrc_alloc_skb(size, GFP_ATOMIC);
 	if (!skb)
-		return -ENOBUFS;
+		return -ENOMEM;
 	len = mrc_pkt_encode(pkt, skb_tail_pointer(skb), size);
 	if (len < 0) {
 		kfree_skb(skb);

@@ -473,6 +473,7 @@ void mrc_conn_alive(struct mrc_conn *conn)
 void mrc_conn_heard(struct mrc_conn *conn, u64 now)
 {
 	conn->heard_at = now;
+	conn->refuse_run = 0;
 	conn->ka_sent = 0;
 	if (conn->ka.idle_ns)
 		conn->ka_at = now + conn->ka.idle_ns;
@@ -715,6 +716,7 @@ u64 mrc_conn_next_deadline(const struct mrc_conn *conn)
 	d = mrc_min_deadline(d, conn->persist_at);
 	d = mrc_min_deadline(d, conn->skip_deadline);
 	d = mrc_min_deadline(d, conn->ka_at);
+	d = mrc_min_deadline(d, conn->tx_hold_until);
 	if (d == U64_MAX)
 		return 0;
 	return d ? d : 1;
@@ -749,6 +751,29 @@ static void mrc_conn_count_timeout(struct mrc_conn *conn, u64 now, u64 rto)
 	} else if (conn->retries > conn->p.policy.retry_limit) {
 		mrc_conn_fail(conn, -ETIMEDOUT, now);
 	}
+}
+
+/**
+ * mrc_conn_tx_hold() - every path refused our packets locally
+ * (mrc_conn_tx_failed()): stop trying for an RTO instead of spinning.
+ * @conn: connection.
+ * @now: current time.
+ *
+ * With data waiting the hold counts as a timeout (the RTO backs off, and
+ * the retry budget ends a connection whose every path keeps refusing:
+ * ETIMEDOUT); the hold then lasts the backed-off RTO. The persist timer
+ * is off meanwhile: the hold's end is the next try.
+ */
+void mrc_conn_tx_hold(struct mrc_conn *conn, u64 now)
+{
+	u64 rto = mrc_rtt_rto(&conn->rtt);
+
+	if (conn->tx_hold_until)
+		return;
+	if (!mrc_conn_tx_idle(conn))
+		mrc_conn_count_timeout(conn, now, rto);
+	conn->tx_hold_until = now + mrc_rtt_rto(&conn->rtt);
+	conn->persist_at = 0;
 }
 
 /*

@@ -51,6 +51,24 @@ extern "C" {
 #define MRC_CONN_PROBEQ		16	/* path probes to send */
 #define MRC_CONN_PROBE_FANOUT	8	/* paths a probe answer goes out on */
 
+/**
+ * enum mrc_conn_txerr - how the local stack answered a packet the glue
+ * handed it (mrc_conn_tx_failed(), mrc_conn_ctrl_failed()).
+ * @MRC_TXERR_CONGESTED: NET_XMIT_CN: a local queue is congested; the
+ *	packet may have been queued. Not a loss: nothing changes.
+ * @MRC_TXERR_DROPPED: dropped on the way out (NET_XMIT_DROP: a tc filter,
+ *	or a device queue full for a moment): it never left; one failure of
+ *	its path (fail_to_bad of them take the path out).
+ * @MRC_TXERR_REFUSED: refused by the route or the device (no route, a
+ *	blackhole or unreachable route, device down, a netfilter drop): it
+ *	never left, and the path is out at once.
+ */
+enum mrc_conn_txerr {
+	MRC_TXERR_CONGESTED,
+	MRC_TXERR_DROPPED,
+	MRC_TXERR_REFUSED,
+};
+
 /* Defaults of struct mrc_conn_params (mrc_conn_params_default()). */
 #define MRC_CONN_DEF_MPR_UNITS		8	/* 1024 PSNs each way */
 #define MRC_CONN_DEF_PAYLOAD		1400
@@ -509,6 +527,12 @@ struct mrc_conn_ack {
  * @now: time of the current call (for path events).
  * @peer_ports: last port status the peer reported.
  * @ports_dirty: our port status changed: tell the peer.
+ * @refuse_run: packets the local stack refused since the peer was last
+ *	heard (mrc_conn_tx_failed()): at mrc_conn_refuse_max() every path had
+ *	its chance, and sending holds.
+ * @tx_hold_until: data waits until then (0: no hold): every path refused
+ *	its packets; an RTO later they are tried again, and each hold counts
+ *	as a timeout against the retry budget.
  * @st: counters reported by mrc_conn_get_info().
  * @st.tx_pkts: data packets sent.
  * @st.tx_bytes: payload bytes sent.
@@ -593,6 +617,8 @@ struct mrc_conn {
 	u64 now;
 	u32 peer_ports;
 	bool ports_dirty;
+	u32 refuse_run;
+	u64 tx_hold_until;
 
 	struct {
 		u64 tx_pkts;
@@ -644,6 +670,11 @@ void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now,
 bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
 			   u64 answered_at);
 u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn);
+int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
+		       enum mrc_conn_txerr err, u64 now);
+int mrc_conn_ctrl_failed(struct mrc_conn *conn, const struct mrc_pkt *pkt,
+			 u32 ev, bool path_probe, enum mrc_conn_txerr err,
+			 u64 now);
 int mrc_conn_on_pkt_too_big(struct mrc_conn *conn, const struct mrc_pkt *quote,
 			    u32 ev, u32 room, u64 now);
 int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,

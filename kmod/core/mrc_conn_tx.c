@@ -195,8 +195,9 @@ static bool mrc_conn_next_new(struct mrc_conn *conn, u32 *len, u8 *op,
  *
  * Retransmissions come first, each on another path than the one that
  * lost it when any is usable; then new data while the congestion window,
- * the peer's credit and its MPR allow. The packet is recorded as sent
- * (a packet the glue fails to send is simply lost). Call until it
+ * the peer's credit and its MPR allow. The packet is recorded as sent;
+ * if the local stack refuses it, tell mrc_conn_tx_failed() before the
+ * next call, which then resends it on another path. Call until it
  * returns 0 after every event: that also arms the persist timer.
  *
  * Return: 1 with @d filled, 0 when nothing may be sent now.
@@ -213,6 +214,13 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	if (conn->err)
 		return 0;
 	conn->now = now;
+	/* every path refused: nothing goes until the hold ends */
+	if (conn->tx_hold_until) {
+		if (now < conn->tx_hold_until)
+			return 0;
+		conn->tx_hold_until = 0;
+		conn->refuse_run = 0;
+	}
 	cwnd = mrc_cc_cwnd(&conn->cc);
 	r = mrc_conn_next_rtx(conn, now, cwnd, d);
 	if (r > 0)
@@ -687,4 +695,139 @@ void mrc_conn_reset_pkt(const struct mrc_conn *conn, u8 reason, u32 psn,
 	};
 
 	mrc_reset_pkt(pkt, &r);
+}
+
+/*
+ * Refusals since the peer was last heard after which every path has had
+ * its chance (fail_to_bad each): the connection holds instead of trying
+ * the paths the floor brings back, one after the other, for ever.
+ */
+static u32 mrc_conn_refuse_max(const struct mrc_conn *conn)
+{
+	u32 f = conn->paths.pol.fail_to_bad ? conn->paths.pol.fail_to_bad : 1;
+
+	return max_t(u32, conn->paths.count * f, 1);
+}
+
+/* One more refusal: true while the refused packet may be tried again. */
+static bool mrc_conn_refused(struct mrc_conn *conn, int idx,
+			     enum mrc_conn_txerr err, u64 now)
+{
+	mrc_path_on_tx_refused(&conn->paths, (u32)idx,
+			       err == MRC_TXERR_REFUSED, now);
+	if (++conn->refuse_run < mrc_conn_refuse_max(conn))
+		return true;
+	mrc_conn_tx_hold(conn, now);
+	return false;
+}
+
+/**
+ * mrc_conn_tx_failed() - the local stack refused the data packet that
+ * mrc_conn_next_tx() just returned: it never left.
+ * @conn: connection.
+ * @psn: the packet's PSN (@d->psn).
+ * @ev: the EV it was to go out on (@d->ev).
+ * @err: how it was refused; MRC_TXERR_CONGESTED changes nothing (the
+ *	packet may have been queued).
+ * @now: current time.
+ *
+ * The packet leaves the in-flight accounting (congestion control is not
+ * told and no RTT or RTO changes: it never left) and goes to the lost
+ * queue, so the next mrc_conn_next_tx() resends it on another path at
+ * once, in the same push. Its path is blamed (mrc_path_on_tx_refused():
+ * a refusal by the route or the device takes it out at once, reason
+ * TX_REFUSED). When every path keeps refusing, sending holds for an RTO
+ * (mrc_conn_tx_hold()) rather than spin, and the retry budget ends the
+ * connection.
+ *
+ * Return: 1 if the packet will be resent, 0 if nothing changed, -EINVAL
+ * for a PSN or EV that is not the one just sent.
+ */
+int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
+		       enum mrc_conn_txerr err, u64 now)
+{
+	const struct mrc_tx_entry *e;
+	bool rtx;
+	int idx, r;
+
+	if (conn->err || err == MRC_TXERR_CONGESTED)
+		return 0;
+	idx = mrc_path_lookup_ev(&conn->paths, ev);
+	e = mrc_tx_entry_of(&conn->tx, psn);
+	if (idx < 0 || !e)
+		return -EINVAL;
+	conn->now = now;
+	rtx = e->state == MRC_TXS_RTX;
+	r = mrc_tx_unsent(&conn->tx, psn, (u16)idx);
+	if (r <= 0)
+		return r ? -EINVAL : 0;
+	/* it never left */
+	conn->st.tx_pkts--;
+	conn->st.tx_bytes -= e->len;
+	if (rtx)
+		conn->st.rtx_pkts--;
+	mrc_ttr_on_loss(&conn->ttr, psn, now);
+	mrc_conn_refused(conn, idx, err, now);
+	return 1;
+}
+
+/**
+ * mrc_conn_ctrl_failed() - the local stack refused the control packet
+ * that mrc_conn_next_ctrl() just returned.
+ * @conn: connection.
+ * @pkt: the packet.
+ * @ev: the EV it was to go out on.
+ * @path_probe: it was a path probe (mrc_conn_next_ctrl() returned 2).
+ * @err: how it was refused; MRC_TXERR_CONGESTED changes nothing.
+ * @now: current time.
+ *
+ * The path is blamed as for data (mrc_path_on_tx_refused()): a refused
+ * path probe is a failed probe. A refused SACK or NACK is queued again
+ * and goes out on another path; a refused persist or keepalive probe is
+ * sent again the same way. Probe answers are not repeated: they fan out
+ * over several paths already. Nothing is queued again once every path has refused
+ * (mrc_conn_tx_hold()).
+ *
+ * Return: 1 if the packet will be sent again, 0 if not, -EINVAL for an
+ * EV that is not one of our paths.
+ */
+int mrc_conn_ctrl_failed(struct mrc_conn *conn, const struct mrc_pkt *pkt,
+			 u32 ev, bool path_probe, enum mrc_conn_txerr err,
+			 u64 now)
+{
+	const struct mrc_sack *s = &pkt->u.sack;
+	struct mrc_conn_ack a;
+	int idx;
+
+	if (conn->err || err == MRC_TXERR_CONGESTED)
+		return 0;
+	idx = mrc_path_lookup_ev(&conn->paths, ev);
+	if (idx < 0)
+		return -EINVAL;
+	conn->now = now;
+	if (!mrc_conn_refused(conn, idx, err, now) || path_probe)
+		return 0;
+	switch (pkt->type) {
+	case MRC_PKT_SACK:
+		if (s->probe_resp)
+			return 0;
+		memset(&a, 0, sizeof(a));
+		a.psn = s->ack_psn_offset >= 0 ?
+			mrc_psn_add(s->cack_psn, (u32)s->ack_psn_offset) :
+			U32_MAX;
+		a.ev = s->entropy;
+		a.tx_ts = s->cc.tx_ts;
+		a.ts_valid = s->cc.ts_valid;
+		a.ce = s->mark == MRC_MARK_SKIP_ONCE;
+		mrc_conn_push_ack(conn, &a);
+		return 1;
+	case MRC_PKT_NACK:
+		conn->nack_pending = true;
+		return 1;
+	case MRC_PKT_PROBE:
+		conn->persist_probe = true;
+		return 1;
+	default:
+		return 0;
+	}
 }

@@ -775,6 +775,49 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 	return true;
 }
 
+bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,
+			    mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return false;
+	p = &t->paths[idx];
+	if (mrc_path_held(t, p))
+		return false;
+	mrc_sat_inc16(&p->drops);
+	switch (p->state) {
+	case MRC_PATH_GOOD:
+	case MRC_PATH_SKIP:
+		mrc_sat_inc(&p->fails);
+		if (!hard && p->fails < t->pol.fail_to_bad)
+			return false;
+		mrc_path_make_bad(t, idx, MRC_PR_TX_REFUSED, now);
+		break;
+	case MRC_PATH_BACKUP:
+		if (!hard) {
+			if (p->flags & MRC_PATHF_PROBE_OUT)
+				mrc_path_probe_failed(t, idx,
+						      MRC_PR_TX_REFUSED, now);
+			if (p->state == MRC_PATH_BACKUP)
+				return false;
+			break;
+		}
+		mrc_sat_inc(&p->fails);
+		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD,
+				   MRC_PR_TX_REFUSED, now);
+		break;
+	case MRC_PATH_ASSUMED_BAD:
+		if (p->flags & MRC_PATHF_PROBE_OUT)
+			mrc_path_probe_failed(t, idx, MRC_PR_TX_REFUSED, now);
+		return false;
+	default:
+		return false;
+	}
+	t->tx_refused++;
+	return true;
+}
+
 void mrc_path_probe_lost(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 {
 	if (idx < t->count && (t->paths[idx].flags & MRC_PATHF_PROBE_OUT))

@@ -276,6 +276,7 @@ struct mrc_prng {
  *	answered.
  * @heard_seq: counts SACKs, NACKs and probe answers (wrapping), for
  *	@silent_seq.
+ * @tx_refused: paths taken out by mrc_path_on_tx_refused().
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -298,6 +299,7 @@ struct mrc_path_table {
 	u64 rev_probes;
 	mrc_time_t answered_sent;
 	u8 heard_seq;
+	u64 tx_refused;
 };
 
 /**
@@ -485,6 +487,29 @@ void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now);
  */
 bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 			     mrc_time_t now);
+
+/**
+ * mrc_path_on_tx_refused() - the local stack refused a packet sent on
+ * path @idx: it never left (no route, device down, a filter or the
+ * device dropped it).
+ * @t: table.
+ * @idx: path index.
+ * @hard: the route or the device refused it (an error, not a full queue):
+ *	proof that the path cannot carry anything now.
+ * @now: current time.
+ *
+ * A hard refusal makes a path in use or in the backup set ASSUMED_BAD at
+ * once with reason TX_REFUSED; a drop (NET_XMIT_DROP: a filter, or a
+ * queue that was full for a moment) counts as one failure toward
+ * policy.fail_to_bad, with the same reason when it takes the path out.
+ * A refused probe of an ASSUMED_BAD or BACKUP path has failed. Probes
+ * bring the path back, like any failed path. DENIED paths and paths held
+ * out by their link are left alone.
+ *
+ * Return: true if the path was taken out (counted in @t->tx_refused).
+ */
+bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,
+			    mrc_time_t now);
 
 /**
  * enum mrc_path_loss_proof - what later deliveries say about a packet whose

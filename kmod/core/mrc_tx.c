@@ -568,6 +568,35 @@ int mrc_tx_on_nack(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 	return mrc_tx_to_lost(tx, idx, MRC_LOSS_NACK, reason);
 }
 
+/**
+ * mrc_tx_unsent() - the packet just recorded as sent on @path never left:
+ * the local stack refused it (no route, device down, dropped by a filter
+ * or the device).
+ * @tx: scoreboard.
+ * @psn: its PSN.
+ * @path: path index it was to go out on. A PSN since resent on another
+ *	path, acknowledged or already lost changes nothing.
+ *
+ * It leaves the in-flight accounting (packets, bytes, its path's list
+ * and the timer list) and joins the lost queue (cause MRC_LOSS_LINK), to
+ * be resent on another path by the next mrc_tx_peek_lost().
+ *
+ * Return: 1 if it was taken back, 0 if nothing changed, -ERANGE if @psn
+ * was never sent.
+ */
+int mrc_tx_unsent(struct mrc_tx *tx, u32 psn, u16 path)
+{
+	s32 d = mrc_psn_diff(psn, tx->una);
+	u32 idx = mrc_tx_idx(tx, psn);
+	struct mrc_tx_entry *e = &tx->ring[idx];
+
+	if (!mrc_psn_valid(psn) || d >= (s32)mrc_tx_span(tx))
+		return -ERANGE;
+	if (d < 0 || !mrc_tx_is_inflight(e) || e->path != path)
+		return 0;
+	return mrc_tx_to_lost(tx, idx, MRC_LOSS_LINK, 0);
+}
+
 /* ---- timeouts and the lost queue ---- */
 
 /**

@@ -49,7 +49,8 @@ enum mrc_tx_state {
  * @MRC_LOSS_RTO: its retransmission timeout expired.
  * @MRC_LOSS_NACK: the receiver NACKed it (reason kept).
  * @MRC_LOSS_LINK: its path's local plane or the peer's port went down
- *	while it was in flight.
+ *	while it was in flight, or the local stack refused it
+ *	(mrc_tx_unsent()).
  * @__MRC_LOSS_MAX: number of causes.
  */
 enum mrc_loss_cause {
@@ -244,6 +245,7 @@ int mrc_tx_on_refused(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 		      u64 now);
 int mrc_tx_on_nack(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 		   u16 *lost_path);
+int mrc_tx_unsent(struct mrc_tx *tx, u32 psn, u16 path);
 u64 mrc_tx_next_timeout(const struct mrc_tx *tx, u64 rto);
 u32 mrc_tx_expire(struct mrc_tx *tx, u64 now, u64 rto);
 u32 mrc_tx_path_lost(struct mrc_tx *tx, u16 path);

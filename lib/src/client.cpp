@@ -410,6 +410,7 @@ Conn parse_conn(const std::vector<uint8_t> &attrs)
 		cp.tx_pkts = p.u64(MRC_CPATH_A_TX_PKTS).value_or(0);
 		cp.retx_pkts = p.u64(MRC_CPATH_A_RETX_PKTS).value_or(0);
 		cp.lost_pkts = p.u64(MRC_CPATH_A_LOST_PKTS).value_or(0);
+		cp.timeouts = p.u64(MRC_CPATH_A_TIMEOUTS).value_or(0);
 		cp.ecn_marks = p.u64(MRC_CPATH_A_ECN_MARKS).value_or(0);
 		cp.srtt_us = p.u32(MRC_CPATH_A_SRTT).value_or(0);
 		c.paths.push_back(cp);

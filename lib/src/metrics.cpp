@@ -115,6 +115,11 @@ const MibMetric kMib[] = {
      "Path probes answered by another connection's probe of the same route (not sent)."},
     {"mrc_path_reverse_probes", nullptr, nullptr,
      "EV probes of paths that carry our SACKs and heard nothing back."},
+    {"mrc_out_refused", nullptr, nullptr,
+     "Packets the local stack refused (no route, device down, filter, device drop); data resent at "
+     "once."},
+    {"mrc_path_tx_refused", nullptr, nullptr,
+     "Paths of a connection taken out because the local stack refused their packets."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

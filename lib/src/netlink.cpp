@@ -87,8 +87,10 @@ const char *const kConnPath[] = {
     "MRC_CPATH_A_PLANE",     "MRC_CPATH_A_PATH_ID",   "MRC_CPATH_A_STATE",
     "MRC_CPATH_A_REASON",    "MRC_CPATH_A_TX_PKTS",   "MRC_CPATH_A_RETX_PKTS",
     "MRC_CPATH_A_LOST_PKTS", "MRC_CPATH_A_ECN_MARKS", "MRC_CPATH_A_SRTT",
+    "MRC_CPATH_A_TIMEOUTS",
 };
-static_assert(std::size(kConnPath) == MRC_CPATH_A_SRTT + 1, "name every mrc_conn_path_attr value");
+static_assert(std::size(kConnPath) == MRC_CPATH_A_TIMEOUTS + 1,
+	      "name every mrc_conn_path_attr value");
 const char *const kProbe[] = {
     "MRC_PROBE_A_UNSPEC",     "MRC_PROBE_A_PAD", "MRC_PROBE_A_DST",       "MRC_PROBE_A_PATH_ID",
     "MRC_PROBE_A_TIMEOUT_MS", "MRC_PROBE_A_RTT", "MRC_PROBE_A_TIMED_OUT",

@@ -22,7 +22,7 @@ const char *const kPathReasons[] = {
     "none",         "ecn",         "trimmed",      "always-skip", "timeout",  "loss",
     "probe-ok",     "probe-fail",  "skip-expired", "plane-down",  "plane-up", "peer-port-down",
     "peer-port-up", "admin-deny",  "admin-allow",  "replaced",    "retired",  "min-active",
-    "path-removed", "pkt-too-big",
+    "path-removed", "pkt-too-big", "tx-refused",
 };
 static_assert(std::size(kPathReasons) == __MRC_PR_MAX);
 const char *const kPlaneReasons[] = {"none",    "admin", "link",          "device-gone",
@@ -99,6 +99,8 @@ const char *const kMibNames[] = {
     "PathPktTooBig",
     "PathProbeShared",
     "PathReverseProbes",
+    "OutRefused",
+    "PathTxRefused",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

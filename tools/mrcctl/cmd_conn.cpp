@@ -41,6 +41,7 @@ nlohmann::json conn_json(const mrc::Conn &c)
 				    {"tx_pkts", p.tx_pkts},
 				    {"retx_pkts", p.retx_pkts},
 				    {"lost_pkts", p.lost_pkts},
+				    {"timeouts", p.timeouts},
 				    {"ecn_marks", p.ecn_marks},
 				    {"srtt_us", p.srtt_us}};
 		if (p.path_id)

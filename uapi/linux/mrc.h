@@ -164,6 +164,9 @@ enum mrc_path_state {
  * @MRC_PR_PATH_REMOVED: the operator deleted the path's configuration.
  * @MRC_PR_PKT_TOO_BIG: an ICMPv6 packet-too-big for the path named an MTU below
  *	the connection's data packets.
+ * @MRC_PR_TX_REFUSED: the local stack refused a packet sent on the path (no
+ *	route, device down, dropped by a filter or the device): it never
+ *	left.
  * @__MRC_PR_MAX: number of values.
  */
 enum mrc_path_reason {
@@ -187,6 +190,7 @@ enum mrc_path_reason {
 	MRC_PR_MIN_ACTIVE,
 	MRC_PR_PATH_REMOVED,
 	MRC_PR_PKT_TOO_BIG,
+	MRC_PR_TX_REFUSED,
 
 	__MRC_PR_MAX
 };
@@ -416,6 +420,11 @@ enum mrc_event_type {
  * @MRC_MIB_PATH_REVERSE_PROBES: reverse-liveness probes: EV probes of paths in
  *	use that carried our SACKs or NACKs and heard nothing back for 4
  *	probe intervals (also in ProbesSent).
+ * @MRC_MIB_OUT_REFUSED: packets the local stack refused (no route, device down,
+ *	dropped by a filter or the device, not NET_XMIT_CN): data packets are
+ *	resent on another path at once, the path is blamed.
+ * @MRC_MIB_PATH_TX_REFUSED: paths of a connection taken out because the local
+ *	stack refused their packets (reason tx-refused).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -484,6 +493,8 @@ enum mrc_mib {
 	MRC_MIB_PATH_PKT_TOO_BIG,
 	MRC_MIB_PATH_PROBE_SHARED,
 	MRC_MIB_PATH_REVERSE_PROBES,
+	MRC_MIB_OUT_REFUSED,
+	MRC_MIB_PATH_TX_REFUSED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
@@ -854,6 +865,9 @@ enum mrc_conn_attr {
  * @MRC_CPATH_A_LOST_PKTS: packets declared lost on the EV (u64).
  * @MRC_CPATH_A_ECN_MARKS: ECN marks reported for the EV (u64).
  * @MRC_CPATH_A_SRTT: smoothed RTT seen on the EV (u32, microseconds).
+ * @MRC_CPATH_A_TIMEOUTS: retransmission timeouts of packets sent on the EV
+ *	(u64): a packet the local stack refused is resent at once, never
+ *	counted here.
  * @__MRC_CPATH_A_MAX: number of attributes.
  * @MRC_CPATH_A_MAX: highest attribute.
  */
@@ -870,6 +884,7 @@ enum mrc_conn_path_attr {
 	MRC_CPATH_A_LOST_PKTS,
 	MRC_CPATH_A_ECN_MARKS,
 	MRC_CPATH_A_SRTT,
+	MRC_CPATH_A_TIMEOUTS,
 
 	__MRC_CPATH_A_MAX,
 	MRC_CPATH_A_MAX = __MRC_CPATH_A_MAX - 1
@@ -993,7 +1008,8 @@ enum mrc_sockopt {
  * @MRC_RTX_RTO: the packet's retransmission timeout expired.
  * @MRC_RTX_NACK: the receiver sent a NACK.
  * @MRC_RTX_LINK: the packet's path lost its link (local plane or peer
- *	port down) while it was in flight; resent at once.
+ *	port down) while it was in flight, or the local stack refused it
+ *	(no route, device down, dropped on the way out); resent at once.
  */
 enum mrc_loss_cause_uapi {
 	MRC_RTX_SACK_GAP,

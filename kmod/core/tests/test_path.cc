@@ -1309,6 +1309,8 @@ TEST_F(PathTable, EveryReasonIsReachable)
 	mrc_path_set_denied(&t, g1[0], false, now);
 	mrc_path_remove_cfg(&t, t.paths[g1[1]].cfg_id, now);
 	mrc_path_on_pkt_too_big(&t, g1[2], now);
+	ASSERT_GT(g1.size(), 3u);
+	mrc_path_on_tx_refused(&t, g1[3], true, now);
 	collect();
 	// Floor: a one-path table.
 	pol.max_paths = 1;

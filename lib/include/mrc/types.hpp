@@ -74,7 +74,7 @@ struct ConnPath {
 	std::optional<uint32_t> path_id; ///< absent for fallback paths
 	uint8_t state = 0;               ///< enum mrc_path_state
 	uint8_t reason = 0;              ///< enum mrc_path_reason
-	uint64_t tx_pkts = 0, retx_pkts = 0, lost_pkts = 0, ecn_marks = 0;
+	uint64_t tx_pkts = 0, retx_pkts = 0, lost_pkts = 0, ecn_marks = 0, timeouts = 0;
 	uint32_t srtt_us = 0;
 };
 

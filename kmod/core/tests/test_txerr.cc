@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+// Unit tests of packets the local stack refuses (issue #14): a transmit
+// error is not a packet in flight. The engine hears of it in the same
+// push (mrc_conn_tx_failed(), mrc_conn_ctrl_failed()), resends the data
+// on another path at once, takes the path out (reason TX_REFUSED) and
+// never spins when every path refuses.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <vector>
+
+extern "C" {
+#include "mrc_conn.h"
+#include "mrc_path.h"
+}
+
+namespace {
+
+// Two engines over 4 paths on 2 planes (one GOOD and one BACKUP per plane
+// with the default policy), as in test_conn.cc.
+struct Pair {
+	mrc_conn c[2];
+	std::vector<uint64_t> st[2];
+	uint64_t now = 1000;
+	uint8_t buf[4096];
+
+	explicit Pair(uint32_t backups = 2)
+	{
+		static const mrc_path_cand cands[] = {
+		    {1, 1, 0}, {2, 1, 0}, {3, 1, 0}, {4, 1, 1}, {5, 1, 1}, {6, 1, 1},
+		};
+		for (int s = 0; s < 2; s++) {
+			mrc_conn_params p;
+			mrc_conn_params_default(&p);
+			p.local_qpn = s ? 0x200 : 0x100;
+			p.peer_qpn = s ? 0x100 : 0x200;
+			p.tx_init_psn = s ? 0xfffff0 : 7;
+			p.rx_init_psn = s ? 7 : 0xfffff0;
+			p.rx_r_key = s ? 0xb : 0xa;
+			p.tx_r_key = s ? 0xa : 0xb;
+			p.seed = s + 1;
+			p.ack_delay_ns = 0;
+			p.handshake_rtt_ns = 100000;
+			p.policy.backups = backups;
+			p.policy.min_active = 2;
+			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 6, 0), 0);
+		}
+	}
+
+	// Deliver data packet @d of side s to the other side.
+	void deliver(int s, const mrc_tx_desc &d)
+	{
+		mrc_pkt in;
+		mrc_conn_verdict v;
+		int h = mrc_conn_build_data_hdr(&c[s], &d, buf, sizeof(buf));
+		ASSERT_GT(h, 0);
+		std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
+		ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &in), 0);
+		EXPECT_EQ(mrc_conn_rx(&c[1 - s], &in, d.ev, false, now, &v), 0);
+	}
+
+	// Move every control packet of side s to the other side.
+	void ctrl(int s)
+	{
+		mrc_pkt pkt, in;
+		mrc_conn_verdict v;
+		uint32_t ev;
+
+		while (mrc_conn_next_ctrl(&c[s], now, &pkt, &ev)) {
+			int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+			ASSERT_GT(len, 0);
+			ASSERT_EQ(mrc_pkt_decode(buf, len, &in), 0);
+			mrc_conn_rx(&c[1 - s], &in, ev, false, now, &v);
+		}
+	}
+
+	// Exchange everything until quiet, every packet delivered.
+	void settle()
+	{
+		mrc_tx_desc d;
+
+		for (int i = 0; i < 500; i++) {
+			now += 10000;
+			int n = 0;
+			for (int s = 0; s < 2; s++) {
+				mrc_conn_on_timer(&c[s], now);
+				while (mrc_conn_next_tx(&c[s], now, &d)) {
+					deliver(s, d);
+					n++;
+				}
+				ctrl(s);
+				mrc_conn_app_read(&c[s], mrc_conn_app_readable(&c[s]));
+			}
+			if (!n && mrc_conn_all_acked(&c[0]))
+				break;
+		}
+	}
+
+	const mrc_path *path(int s, uint32_t idx) { return mrc_conn_path(&c[s], idx); }
+};
+
+// The device or route refuses a data packet: it is resent on another path
+// by the very next call (same instant: no timer), in-flight accounting,
+// RTO and window are as if it had never been sent, and its path is out
+// with reason TX_REFUSED.
+TEST(TxErr, RefusedPacketResentAtOnceOnAnotherPath)
+{
+	Pair pr;
+	mrc_tx_desc d, r;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 5000, false), 0);
+	const uint64_t cwnd = mrc_cc_cwnd(&pr.c[0].cc);
+	const uint64_t rto = mrc_rtt_rto(&pr.c[0].rtt);
+	const uint64_t srtt = pr.c[0].rtt.srtt_ns;
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	ASSERT_EQ(pr.c[0].tx.inflight_pkts, 1u);
+	ASSERT_EQ(pr.c[0].st.tx_pkts, 1u);
+
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_REFUSED, pr.now), 1);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 0u) << "a refused packet is not in flight";
+	EXPECT_EQ(pr.c[0].tx.inflight_bytes, 0u);
+	EXPECT_EQ(pr.c[0].st.tx_pkts, 0u) << "it never left";
+	EXPECT_EQ(mrc_cc_cwnd(&pr.c[0].cc), cwnd) << "a local refusal is not congestion";
+	EXPECT_EQ(mrc_rtt_rto(&pr.c[0].rtt), rto);
+	EXPECT_EQ(pr.c[0].rtt.srtt_ns, srtt);
+	EXPECT_EQ(pr.path(0, d.path)->state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(pr.path(0, d.path)->reason, MRC_PR_TX_REFUSED);
+	EXPECT_EQ(pr.c[0].paths.tx_refused, 1u);
+
+	// the same instant: the resend comes first, on another path
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &r), 1);
+	EXPECT_EQ(r.psn, d.psn);
+	EXPECT_TRUE(r.rtx);
+	EXPECT_NE(r.path, d.path);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 1u);
+	mrc_conn_totals tot;
+	mrc_conn_get_totals(&pr.c[0], &tot);
+	EXPECT_EQ(tot.rtx_by_cause[MRC_LOSS_RTO], 0u);
+	EXPECT_EQ(tot.rtx_by_cause[MRC_LOSS_LINK], 1u);
+	// an event says why the path went out
+	mrc_conn_event ev;
+	bool seen = false;
+	while (mrc_conn_pop_event(&pr.c[0], &ev))
+		seen |= ev.type == MRC_CEV_PATH && ev.index == d.path &&
+			ev.new_state == MRC_PATH_ASSUMED_BAD && ev.reason == MRC_PR_TX_REFUSED;
+	EXPECT_TRUE(seen);
+
+	// everything arrives, without a single timeout
+	pr.deliver(0, r);
+	pr.settle();
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	EXPECT_EQ(pr.c[1].rcv_read, 5000u);
+	EXPECT_EQ(pr.c[0].st.timeouts, 0u);
+	EXPECT_EQ(pr.c[0].err, 0);
+}
+
+// A drop on the way out (NET_XMIT_DROP) may be a queue full for a
+// moment: the packet is resent at once, and fail_to_bad of them in a row
+// take the path out. NET_XMIT_CN is no loss at all.
+TEST(TxErr, DropCountsTowardFailToBadCongestionIsNoLoss)
+{
+	Pair pr;
+	mrc_tx_desc d, r;
+
+	ASSERT_EQ(pr.c[0].p.policy.fail_to_bad, 2);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 50000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	const uint32_t p = d.path;
+
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_CONGESTED, pr.now), 0);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 1u) << "NET_XMIT_CN: it may have been queued";
+	EXPECT_EQ(pr.path(0, p)->state, MRC_PATH_GOOD);
+
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED, pr.now), 1);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 0u);
+	EXPECT_EQ(pr.path(0, p)->state, MRC_PATH_GOOD) << "one drop is not proof";
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &r), 1);
+	EXPECT_EQ(r.psn, d.psn);
+	EXPECT_NE(r.path, p);
+	// a refusal reported twice, or for another path, changes nothing
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED, pr.now), 0);
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn ^ 0x800000, d.ev, MRC_TXERR_DROPPED, pr.now),
+		  -EINVAL);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 1u);
+	// the next packet on the same path is dropped too: out
+	for (int i = 0; i < 20; i++) {
+		ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+		if (d.path == p)
+			break;
+	}
+	ASSERT_EQ(d.path, p);
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED, pr.now), 1);
+	EXPECT_EQ(pr.path(0, p)->state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(pr.path(0, p)->reason, MRC_PR_TX_REFUSED);
+	EXPECT_EQ(mrc_cc_cwnd(&pr.c[0].cc), mrc_cc_cwnd(&pr.c[1].cc));
+}
+
+// Every path refuses (the host lost its routes): each call returns at
+// most a bounded number of packets before the connection holds for an
+// RTO (no busy loop), the holds count against the retry budget, and the
+// connection ends with ETIMEDOUT within the policy's budget.
+TEST(TxErr, AllPathsRefuseDoesNotSpin)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt pkt;
+	uint32_t ev;
+	int pushes = 0, max_per_push = 0;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 50000, false), 0);
+	const uint32_t bound = pr.c[0].paths.count * pr.c[0].p.policy.fail_to_bad;
+	for (; pushes < 100000 && !pr.c[0].err; pushes++) {
+		int n = 0;
+		while (n < 100000 && mrc_conn_next_tx(&pr.c[0], pr.now, &d)) {
+			n++;
+			mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_REFUSED, pr.now);
+		}
+		int r;
+		while (n < 100000 && (r = mrc_conn_next_ctrl(&pr.c[0], pr.now, &pkt, &ev))) {
+			n++;
+			mrc_conn_ctrl_failed(&pr.c[0], &pkt, ev, r == 2, MRC_TXERR_REFUSED, pr.now);
+		}
+		max_per_push = std::max(max_per_push, n);
+		ASSERT_LE(n, (int)bound + 8) << "push " << pushes << " spun";
+		EXPECT_EQ(pr.c[0].tx.inflight_pkts, 0u);
+		uint64_t t = mrc_conn_next_deadline(&pr.c[0]);
+		if (pr.c[0].err)
+			break;
+		ASSERT_GT(t, pr.now) << "a timer due at once is a busy loop";
+		pr.now = t;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+	}
+	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	uint64_t budget = mrc_policy_timeout_budget(&pr.c[0].p.policy);
+	EXPECT_LE(pr.now, 1000 + budget + pr.c[0].p.policy.rto_max_ns);
+	EXPECT_GE(pr.now, 1000 + pr.c[0].p.policy.rto_min_ns);
+	EXPECT_LE(pushes, 200) << "one push per hold or probe, not a loop";
+	printf("all refuse: %d pushes, at most %d packets each, ETIMEDOUT after %.1f ms\n", pushes,
+	       max_per_push, (pr.now - 1000) / 1e6);
+	EXPECT_EQ(pr.c[0].tx.lost_by_cause[MRC_LOSS_RTO], 0u);
+}
+
+// Some paths refuse, others work: no hold, everything delivered, no
+// timeout; the refusing paths are out by TX_REFUSED and only them.
+TEST(TxErr, OnePlaneRefusesTransferGoesOn)
+{
+	Pair pr(0); // no backups: 3 GOOD paths per plane
+	mrc_tx_desc d;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 300000, false), 0);
+	for (int i = 0; i < 2000 && !mrc_conn_all_acked(&pr.c[0]); i++) {
+		pr.now += 10000;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+		mrc_conn_on_timer(&pr.c[1], pr.now);
+		while (mrc_conn_next_tx(&pr.c[0], pr.now, &d)) {
+			if (pr.path(0, d.path)->plane == 1) {
+				EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev,
+							     MRC_TXERR_DROPPED, pr.now),
+					  1);
+				continue;
+			}
+			pr.deliver(0, d);
+		}
+		pr.ctrl(0);
+		pr.ctrl(1);
+		mrc_conn_app_read(&pr.c[1], mrc_conn_app_readable(&pr.c[1]));
+		pr.ctrl(1);
+	}
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	EXPECT_EQ(pr.c[1].rcv_read, 300000u);
+	EXPECT_EQ(pr.c[0].st.timeouts, 0u) << "no RTO, no hold";
+	EXPECT_EQ(pr.c[0].tx.lost_by_cause[MRC_LOSS_RTO], 0u);
+	for (uint32_t i = 0; i < pr.c[0].paths.count; i++) {
+		const mrc_path *p = pr.path(0, i);
+		if (p->plane == 1) {
+			EXPECT_EQ(p->state, MRC_PATH_ASSUMED_BAD) << i;
+			EXPECT_EQ(p->reason, MRC_PR_TX_REFUSED) << i;
+		} else {
+			EXPECT_EQ(p->state, MRC_PATH_GOOD) << i;
+		}
+	}
+}
+
+// A refused SACK goes out again on another path; a refused path probe is
+// a failed probe.
+TEST(TxErr, RefusedControlPackets)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt pkt;
+	uint32_t ev, ev2;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &d), 1);
+	pr.deliver(0, d);
+	ASSERT_EQ(mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev), 1);
+	ASSERT_EQ(pkt.type, MRC_PKT_SACK);
+	int bad = mrc_conn_path_of_ev(&pr.c[1], ev);
+	ASSERT_GE(bad, 0);
+	EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &pkt, ev, false, MRC_TXERR_REFUSED, pr.now), 1);
+	EXPECT_EQ(pr.path(1, bad)->state, MRC_PATH_ASSUMED_BAD);
+	mrc_pkt again;
+	ASSERT_EQ(mrc_conn_next_ctrl(&pr.c[1], pr.now, &again, &ev2), 1);
+	EXPECT_EQ(again.type, MRC_PKT_SACK);
+	EXPECT_NE(ev2, ev);
+	EXPECT_EQ(again.u.sack.cack_psn, pkt.u.sack.cack_psn);
+	// congestion only: nothing sent again
+	EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &again, ev2, false, MRC_TXERR_CONGESTED, pr.now),
+		  0);
+	EXPECT_EQ(mrc_conn_next_ctrl(&pr.c[1], pr.now, &again, &ev2), 0);
+
+	// the failed path is probed; its refused probe has failed
+	uint64_t t = mrc_conn_path(&pr.c[1], bad)->next_probe;
+	pr.now = std::max(pr.now, t);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[1], 1000, false), 0); // data moves: probes run
+	mrc_conn_on_timer(&pr.c[1], pr.now);
+	int r;
+	bool probed = false;
+	while ((r = mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))) {
+		if (r != 2 || mrc_conn_path_of_ev(&pr.c[1], ev) != bad)
+			continue;
+		probed = true;
+		ASSERT_TRUE(pr.path(1, bad)->flags & MRC_PATHF_PROBE_OUT);
+		EXPECT_EQ(mrc_conn_ctrl_failed(&pr.c[1], &pkt, ev, true, MRC_TXERR_REFUSED, pr.now),
+			  0);
+	}
+	ASSERT_TRUE(probed);
+	EXPECT_FALSE(pr.path(1, bad)->flags & MRC_PATHF_PROBE_OUT);
+	EXPECT_EQ(pr.path(1, bad)->stats.probes_failed, 1u);
+	EXPECT_EQ(pr.path(1, bad)->state, MRC_PATH_ASSUMED_BAD);
+}
+
+} // namespace
