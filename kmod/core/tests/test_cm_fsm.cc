@@ -313,7 +313,7 @@ TEST(CmFsm, RtuLostThenAnsweredLateByABusyListenerCompletes)
 		timer = c.a.timer;
 		rtus += c.a.send == MRC_OP_CM_RTU;
 		ASSERT_EQ(c.state, MRC_ST_ESTABLISHED)
-			<< "gave up " << (now - kT0) / kMs << " ms after connect()";
+		    << "gave up " << (now - kT0) / kMs << " ms after connect()";
 		ASSERT_LT(rtus, 100u);
 	}
 	EXPECT_GE(rtus, 20u) << "retransmitted all along";
@@ -331,9 +331,9 @@ TEST(CmFsm, RtuWaitsTheHandshakeBudgetButNoLessThanACookiesLife)
 	struct Case {
 		u64 budget, want;
 	} cases[] = {
-		{0, MRC_CM_CONNECT_NS}, // no policy: connect()'s default
-		{12000 * kMs, 12000 * kMs},
-		{1000 * kMs, MRC_CM_RTU_NS}, // any copy within it still counts
+	    {0, MRC_CM_CONNECT_NS}, // no policy: connect()'s default
+	    {12000 * kMs, 12000 * kMs},
+	    {1000 * kMs, MRC_CM_RTU_NS}, // any copy within it still counts
 	};
 
 	for (const Case &k : cases) {

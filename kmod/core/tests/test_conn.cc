@@ -930,7 +930,10 @@ void hole_at_start(bool mem, uint32_t rx_msgs, uint32_t n, uint32_t size)
 		p.rx_msgs = rx_msgs;
 		pr.st[1].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 		static const mrc_path_cand cands[] = {
-		    {1, 1, 0}, {2, 1, 0}, {3, 1, 1}, {4, 1, 1},
+		    {1, 1, 0},
+		    {2, 1, 0},
+		    {3, 1, 1},
+		    {4, 1, 1},
 		};
 		ASSERT_EQ(mrc_conn_init(&pr.c[1], &p, pr.st[1].data(), cands, 4, 0), 0);
 	}
@@ -978,8 +981,8 @@ void hole_at_start(bool mem, uint32_t rx_msgs, uint32_t n, uint32_t size)
 		mrc_conn_on_timer(&pr.c[1], pr.now);
 	}
 	EXPECT_EQ(got, n) << "stalled " << (pr.now - t0) / 1000000 << " ms with "
-			  << pr.c[1].rx_held_ends << " messages held, "
-			  << pr.c[1].st.rx_pkts << " packets taken";
+			  << pr.c[1].rx_held_ends << " messages held, " << pr.c[1].st.rx_pkts
+			  << " packets taken";
 	EXPECT_EQ(pr.c[0].err, 0);
 }
 
