@@ -436,6 +436,16 @@ static bool mrc_hs_cookie_used(struct net *net, u64 cookie, u64 now)
 	return READ_ONCE(u->cookie) == cookie && now < READ_ONCE(u->until);
 }
 
+/* Is queued CM_RTU @q one of cookie @want (big-endian) from @saddr? */
+static bool mrc_hs_rtu_same(const struct sk_buff *q,
+			    const struct in6_addr *saddr, __be64 want)
+{
+	__be64 c;
+
+	return !skb_copy_bits(q, MRC_BTH_LEN + 12, &c, sizeof(c)) &&
+	       c == want && ipv6_addr_equal(&ipv6_hdr(q)->saddr, saddr);
+}
+
 /*
  * The child of a CM_RTU now holds its QPN, so copies arriving from now on
  * reach it; copies already queued behind other requests are dropped
@@ -453,10 +463,7 @@ static void mrc_hs_rtu_purge(struct mrc_sock *l, const struct sk_buff *skb,
 	__skb_queue_head_init(&dups);
 	spin_lock_bh(&l->req_q.lock);
 	skb_queue_walk_safe(&l->req_q, q, tmp) {
-		__be64 c;
-
-		if (skb_copy_bits(q, MRC_BTH_LEN + 12, &c, sizeof(c)) ||
-		    c != want || !ipv6_addr_equal(&ipv6_hdr(q)->saddr, saddr))
+		if (!mrc_hs_rtu_same(q, saddr, want))
 			continue;
 		__skb_unlink(q, &l->req_q);
 		__skb_queue_tail(&dups, q);
@@ -682,6 +689,40 @@ drop:
 }
 
 /*
+ * Queue a proven CM_RTU for the listener's work, unless a copy of it (a
+ * retransmission: up to MRC_CONN_PROBE_FANOUT copies each time) already
+ * waits there: one copy makes the connection, and the others would take
+ * the backlog's room from other requesters and make a busy listener's
+ * work longer still.
+ * Return: 0 when queued, -EEXIST for such a copy, -ENOBUFS when the
+ * backlog is full.
+ */
+static int mrc_hs_rtu_enqueue(struct mrc_sock *l, struct sk_buff *skb,
+			      u64 cookie)
+{
+	const struct in6_addr *saddr = &ipv6_hdr(skb)->saddr;
+	__be64 want = cpu_to_be64(cookie);
+	struct sk_buff *q;
+	int err = 0;
+
+	spin_lock_bh(&l->req_q.lock);
+	skb_queue_walk(&l->req_q, q) {
+		if (mrc_hs_rtu_same(q, saddr, want)) {
+			err = -EEXIST;
+			goto out;
+		}
+	}
+	if (mrc_hs_backlog_full(l)) {
+		err = -ENOBUFS;
+		goto out;
+	}
+	__skb_queue_tail(&l->req_q, skb);
+out:
+	spin_unlock_bh(&l->req_q.lock);
+	return err;
+}
+
+/*
  * A CM_RTU for no socket (softirq): if its cookie is ours and fresh, it
  * goes to its listener's work, which creates the child. Consumes @skb.
  */
@@ -715,12 +756,17 @@ static void mrc_hs_rtu_input(struct net *net, struct sk_buff *skb,
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
 		goto put;
 	}
-	if (mrc_hs_backlog_full(l)) {
+	switch (mrc_hs_rtu_enqueue(l, skb, c.cookie)) {
+	case 0:
+		break;
+	case -EEXIST:
+		MRC_INC_STATS(net, MRC_MIB_IN_DROP_DUP);
+		goto put;
+	default:
 		/* the requester retransmits its RTU */
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
 		goto put;
 	}
-	skb_queue_tail(&l->req_q, skb);
 	sock_hold(&l->sk);
 	if (!schedule_work(&l->accept_work))
 		sock_put(&l->sk);

@@ -9,11 +9,9 @@
 #   5. the protocol core's line coverage (>= 90%) and each libFuzzer
 #      target briefly (MRC_FUZZ_SECONDS, default 10; 0 skips)
 #   6. VM selftests (one boot of Debian's kernel)
-#   7. VM selftests across two kernels (two guests, selftests-multi), only
-#      with MRC_CHECK_MULTI=1 for now: one run in six of 10-transfer saw
-#      a SEQPACKET connection the client had completed never reach the
-#      server's accept() (not understood yet; Documentation/testing.md).
-#      `make selftests-multi` runs them on their own.
+#   7. VM selftests across two kernels (two guests, selftests-multi; about
+#      6 minutes); MRC_CHECK_MULTI=0 leaves them out. `make
+#      selftests-multi` runs them on their own.
 # Ends with one summary line; exit status non-zero if anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,7 +87,7 @@ v_skipped=${v_skipped:-0}
 m_passed=0
 m_failed=0
 m_skipped=0
-if [ "${MRC_CHECK_MULTI:-0}" = 1 ]; then
+if [ "${MRC_CHECK_MULTI:-1}" != 0 ]; then
 	step "VM selftests across two kernels"
 	selftests/vm/multi/run.sh -q selftests/multi/[0-9]*.sh 2>&1 | tee "$logdir/selftests-multi.log"
 	multi_ok=${PIPESTATUS[0]}

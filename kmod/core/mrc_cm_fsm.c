@@ -42,9 +42,9 @@ void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,
 {
 	mrc_cm_act_init(a);
 	memset(f, 0, sizeof(*f));
+	f->budget = budget ? budget : MRC_CM_CONNECT_NS;
 	a->state = MRC_ST_REQ_SENT;
-	mrc_cm_fsm_start_retx(f, now, budget ? budget : MRC_CM_CONNECT_NS, a,
-			      MRC_OP_CM_REQ);
+	mrc_cm_fsm_start_retx(f, now, f->budget, a, MRC_OP_CM_REQ);
 }
 
 /* The passive side is done: the engine starts, accept() may take it. */
@@ -267,8 +267,17 @@ void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 		a->start = true;
 		a->state = MRC_ST_ESTABLISHED;
 		a->wake = true;
-		/* retransmitted until the peer answers (mrc_cm_fsm_peer_pkt()) */
-		mrc_cm_fsm_start_retx(f, now, MRC_CM_RTU_NS, a, MRC_OP_CM_RTU);
+		/*
+		 * Retransmitted until the peer answers (mrc_cm_fsm_peer_pkt()),
+		 * for as long as the CM_REQ could be: the listener checks a
+		 * CM_RTU's cookie when it arrives and creates the connection,
+		 * which answers, when it gets to it; a listener busy making
+		 * many connections (or a slow host) answers seconds later. A
+		 * requester that gave up sooner would fail a connection the
+		 * listener then makes for nobody.
+		 */
+		mrc_cm_fsm_start_retx(f, now, max(f->budget, MRC_CM_RTU_NS), a,
+				      MRC_OP_CM_RTU);
 		f->rtu_pending = true;
 		break;
 	case MRC_OP_CM_RTU:

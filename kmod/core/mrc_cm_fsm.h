@@ -11,7 +11,9 @@
  * listeners' child lists).
  *
  *   active:  connect() -> REQ_SENT --CM_REP--> ESTABLISHED (sends CM_RTU
- *            until the peer answers: its CM_REP again, or any packet)
+ *            until the peer answers: its CM_REP again, or any packet;
+ *            for the handshake's budget, as long as a listener may take
+ *            to create the connection from a CM_RTU it received)
  *   passive: a listener answers CM_REQ statelessly (mrc_cookie.h); a
  *            CM_RTU with a good cookie creates the connection, ESTABLISHED
  *            at once (answers CM_REP)
@@ -55,9 +57,13 @@ enum mrc_sock_state {
 /** MRC_CM_RTO_MAX_NS - longest wait between two retransmissions. */
 #define MRC_CM_RTO_MAX_NS	500000000ULL
 /**
- * MRC_CM_RTU_NS - how long the active side retransmits its CM_RTU when
- * the peer does not answer: the shortest life of a cookie
- * (MRC_COOKIE_SLOT_NS), after which the listener would refuse it anyway.
+ * MRC_CM_RTU_NS - the least time the active side retransmits its CM_RTU
+ * when the peer does not answer: the shortest life of a cookie
+ * (MRC_COOKIE_SLOT_NS), within which any copy that arrives still creates
+ * the connection. It waits the connection's handshake budget when that
+ * is longer: the listener takes a proven CM_RTU in when it arrives but
+ * creates the connection, and answers, when it gets to it, which a busy
+ * listener does seconds later (mrc_cm_fsm_msg()).
  */
 #define MRC_CM_RTU_NS		4000000000ULL
 /** MRC_CM_FIN_WAIT_NS - how long a disconnect may wait for its CM_DREP. */
@@ -72,6 +78,9 @@ enum mrc_sock_state {
  * @tries: retransmissions of the current CM message so far.
  * @next: when the next retransmission is due (ns).
  * @deadline: when the handshake or disconnect gives up (ns).
+ * @budget: active side: the handshake's budget (connect()'s, from the
+ *	failure policy): how long each of its two steps, the CM_REQ until a
+ *	CM_REP and the CM_RTU until an answer, may go unanswered (ns).
  * @peer_fin: the peer sent CM_DREQ: it sends no more data.
  * @fin_acked: our CM_DREQ was answered.
  * @close_wanted: the application closed (or shut down sending): send
@@ -88,6 +97,7 @@ struct mrc_cm_fsm {
 	u32 tries;
 	u64 next;
 	u64 deadline;
+	u64 budget;
 	bool peer_fin;
 	bool fin_acked;
 	bool close_wanted;

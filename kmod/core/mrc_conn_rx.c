@@ -47,11 +47,22 @@ static bool mrc_conn_seq(const struct mrc_conn *conn)
 }
 
 /* SEQPACKET: completion ring entries in use or promised to held ends. */
-static bool mrc_conn_msg_room(const struct mrc_conn *conn)
+/*
+ * Room for one more message end: a message out of order leaves the last
+ * slot to the next in order (@in_order), which alone can make the held
+ * ones readable.
+ */
+static bool mrc_conn_msg_room(const struct mrc_conn *conn, bool in_order)
 {
 	u32 used = conn->rxm_tail - conn->rxm_head + conn->rx_held_ends;
 
-	return used < conn->rxm_mask + 1;
+	return used + !in_order < conn->rxm_mask + 1;
+}
+
+/* The reader has nothing to read: what is held waits for a hole. */
+static bool mrc_conn_rx_starved(const struct mrc_conn *conn)
+{
+	return !mrc_conn_app_readable(conn) && conn->rxm_tail == conn->rxm_head;
 }
 
 static void mrc_conn_nack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
@@ -122,12 +133,18 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	msg_end = seq && mrc_op_is_msg_end(op);
 	if (!dup && credit && (end < d->va || end > conn->crx.advertised))
 		return mrc_conn_drop(conn, MRC_DROP_NO_CREDIT);
-	if (!dup && msg_end && !mrc_conn_msg_room(conn)) {
+	if (!dup && msg_end && !mrc_conn_msg_room(conn, diff == 0)) {
 		/* the reader is behind: ask for a retransmission later */
 		mrc_conn_nack(conn, pkt, rx_ev, MRC_NACK_NO_PKT_BUFFER);
 		return mrc_conn_drop(conn, MRC_DROP_MSG_FULL);
 	}
-	if (!dup && conn->rx_mem_full) {
+	/*
+	 * Memory full of data held behind a hole (the first packets lost,
+	 * the rest arrived) with nothing to read: the next packet in order
+	 * is taken, or the hole would never fill.
+	 */
+	if (!dup && conn->rx_mem_full &&
+	    !(diff == 0 && mrc_conn_rx_starved(conn))) {
 		mrc_conn_nack(conn, pkt, rx_ev, MRC_NACK_NO_PKT_BUFFER);
 		return mrc_conn_drop(conn, MRC_DROP_NO_MEM);
 	}

@@ -283,6 +283,74 @@ TEST(CmFsm, UnansweredRtuTimesOut)
 	EXPECT_GE(sends, 8u);
 }
 
+// The CM_RTU is lost, and the copy that gets through reaches a listener
+// busy making other connections: it checks the cookie when the copy
+// arrives and makes this connection, which answers, seconds later (the
+// debug kernel's 74-idle-quiet: 40 requesters, the children made one at a
+// time; 15 requesters gave up after 4 s on connections the listener then
+// made). The requester waits its handshake budget (the policy's, as for
+// the CM_REQ), so the late answer completes the connection.
+TEST(CmFsm, RtuLostThenAnsweredLateByABusyListenerCompletes)
+{
+	constexpr u64 kBudget = 30000 * kMs; // a policy's timeout budget
+	constexpr u64 kAnswer = 9000 * kMs;  // the listener's late answer
+	Conn c;
+	u64 now = kT0;
+	u32 rtus = 0;
+
+	c.Connect(kT0, kBudget);
+	c.Msg(MRC_OP_CM_REP, kT0 + 10 * kMs); // the CM_RTU goes, and is lost
+	ASSERT_EQ(c.a.send, MRC_OP_CM_RTU);
+	ASSERT_TRUE(c.f.rtu_pending);
+	u64 timer = c.a.timer; // the glue's timer: this action armed it
+	// Every copy is lost or waits in the listener's queue; the first data's
+	// NO_CONN RESET (the connection is not made yet) sends another.
+	EXPECT_TRUE(mrc_cm_fsm_peer_pkt(&c.f, true, 7, &c.a));
+	EXPECT_EQ(c.a.send, MRC_OP_CM_RTU);
+	while (timer && timer < kT0 + kAnswer) {
+		now = timer;
+		c.Timer(now);
+		timer = c.a.timer;
+		rtus += c.a.send == MRC_OP_CM_RTU;
+		ASSERT_EQ(c.state, MRC_ST_ESTABLISHED)
+		    << "gave up " << (now - kT0) / kMs << " ms after connect()";
+		ASSERT_LT(rtus, 100u);
+	}
+	EXPECT_GE(rtus, 20u) << "retransmitted all along";
+	// The connection the listener made answers: the handshake completes.
+	c.Msg(MRC_OP_CM_REP, kT0 + kAnswer);
+	EXPECT_FALSE(c.f.rtu_pending);
+	EXPECT_FALSE(c.a.done);
+	c.Timer(kT0 + kBudget + kAnswer);
+	EXPECT_TRUE(Nothing(c.a)) << "nothing more to send, no time-out";
+	EXPECT_EQ(c.state, MRC_ST_ESTABLISHED);
+}
+
+TEST(CmFsm, RtuWaitsTheHandshakeBudgetButNoLessThanACookiesLife)
+{
+	struct Case {
+		u64 budget, want;
+	} cases[] = {
+	    {0, MRC_CM_CONNECT_NS}, // no policy: connect()'s default
+	    {12000 * kMs, 12000 * kMs},
+	    {1000 * kMs, MRC_CM_RTU_NS}, // any copy within it still counts
+	};
+
+	for (const Case &k : cases) {
+		Conn c;
+
+		c.Connect(kT0, k.budget);
+		c.Msg(MRC_OP_CM_REP, kT0 + 500 * kMs);
+		EXPECT_EQ(c.f.deadline, kT0 + 500 * kMs + k.want) << k.budget;
+		while (c.state == MRC_ST_ESTABLISHED) {
+			ASSERT_GT(c.a.timer, 0u);
+			c.Timer(c.a.timer);
+		}
+		EXPECT_EQ(c.a.err, ETIMEDOUT);
+		EXPECT_TRUE(c.a.timeout);
+	}
+}
+
 TEST(CmFsm, CloseWithRtuPendingSendsDreqInstead)
 {
 	Conn c;

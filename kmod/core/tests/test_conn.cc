@@ -913,6 +913,92 @@ TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 	EXPECT_EQ(pr.c[0].err, 0);
 }
 
+// The first packets of a SEQPACKET connection are lost (its first data
+// overtook the CM_RTU: the listener answered them with NO_CONN RESETs),
+// the rest arrive and fill the receiver's memory (two kernels: each
+// small message in a NIC's large receive buffer) or its message ring.
+// The reader has nothing to read until the lost packets come again, so
+// the next packet in order must be taken whatever the room: refused
+// (NACK NO_PKT_BUFFER) it would be refused for ever, and the transfer
+// would hang with every byte sent (10-transfer on two kernels, one run in
+// six: the sender stalled at the peer's window, 212,816 bytes).
+void hole_at_start(bool mem, uint32_t rx_msgs, uint32_t n, uint32_t size)
+{
+	Pair pr(MRC_CONN_SEQPACKET, 1 << 20);
+	const uint64_t kSec = 1000000000ull;
+	const uint32_t lost = 3;
+	if (rx_msgs) {
+		// the receiver's ring, rebuilt smaller
+		mrc_conn_params p = pr.c[1].p;
+		p.rx_msgs = rx_msgs;
+		pr.st[1].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
+		static const mrc_path_cand cands[] = {
+		    {1, 1, 0},
+		    {2, 1, 0},
+		    {3, 1, 1},
+		    {4, 1, 1},
+		};
+		ASSERT_EQ(mrc_conn_init(&pr.c[1], &p, pr.st[1].data(), cands, 4, 0), 0);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		ASSERT_EQ(mrc_conn_app_write(&pr.c[0], size, true), 0);
+	mrc_tx_desc d;
+	mrc_pkt in;
+	mrc_conn_verdict v;
+	uint32_t sent = 0;
+	while (pr.next_data(0, d, in)) {
+		if (sent++ >= lost)
+			mrc_conn_rx(&pr.c[1], &in, d.ev, false, pr.now, &v);
+	}
+	ASSERT_EQ(sent, n);
+	ASSERT_EQ(mrc_conn_app_readable(&pr.c[1]), 0u);
+	uint32_t got = 0;
+	mrc_conn_msg m;
+	uint64_t t0 = pr.now;
+	while (got < n && pr.now < t0 + 30 * kSec) {
+		// memory is held by what cannot be read yet
+		if (mem)
+			mrc_conn_set_rx_mem_full(&pr.c[1], got == 0);
+		while (mrc_conn_rx_msg_pop(&pr.c[1], &m)) {
+			EXPECT_EQ(m.len, size);
+			mrc_conn_app_read(&pr.c[1], m.len);
+			got++;
+		}
+		// both ways, refusals included (pump() expects none)
+		for (int side = 0; side < 2; side++) {
+			uint8_t buf[4096];
+			mrc_pkt pkt;
+			uint32_t ev;
+			while (pr.next_data(side, d, in))
+				mrc_conn_rx(&pr.c[1 - side], &in, d.ev, false, pr.now, &v);
+			while (mrc_conn_next_ctrl(&pr.c[side], pr.now, &pkt, &ev)) {
+				int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+				ASSERT_GT(len, 0);
+				ASSERT_EQ(mrc_pkt_decode(buf, len, &in), 0);
+				mrc_conn_rx(&pr.c[1 - side], &in, ev, false, pr.now, &v);
+			}
+		}
+		uint64_t dl = mrc_conn_next_deadline(&pr.c[0]);
+		pr.now = dl && dl > pr.now && dl < pr.now + kSec / 10 ? dl : pr.now + kSec / 1000;
+		mrc_conn_on_timer(&pr.c[0], pr.now);
+		mrc_conn_on_timer(&pr.c[1], pr.now);
+	}
+	EXPECT_EQ(got, n) << "stalled " << (pr.now - t0) / 1000000 << " ms with "
+			  << pr.c[1].rx_held_ends << " messages held, " << pr.c[1].st.rx_pkts
+			  << " packets taken";
+	EXPECT_EQ(pr.c[0].err, 0);
+}
+
+TEST(Conn, HoleAtTheStartFilledThoughMemoryIsFull)
+{
+	hole_at_start(true, 0, 40, 100);
+}
+
+TEST(Conn, HoleAtTheStartFilledThoughTheMessageRingIsFull)
+{
+	hole_at_start(false, 16, 40, 100);
+}
+
 // A receiver that never reads closes its window: the sender waits with
 // every byte acknowledged and probes the window. Nothing is
 // unacknowledged, so a user timeout must not end the connection.

@@ -76,7 +76,7 @@ net() {
 
 load() {
 	[ -d /sys/module/mrc ] && return 0
-	modprobe -qa udp_tunnel ip6_udp_tunnel
+	modprobe -qa udp_tunnel ip6_udp_tunnel tunnel6
 	insmod "$root/kmod/mrc.ko"
 }
 
