@@ -742,41 +742,16 @@ static void mrc_path_probe_failed(struct mrc_path_table *t, u32 idx,
 		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
 }
 
-bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
-			     mrc_time_t now)
-{
-	struct mrc_path *p;
-
-	if (idx >= t->count)
-		return false;
-	p = &t->paths[idx];
-	if (mrc_path_held(t, p))
-		return false;
-	mrc_sat_inc16(&p->drops);
-	switch (p->state) {
-	case MRC_PATH_GOOD:
-	case MRC_PATH_SKIP:
-		mrc_sat_inc(&p->fails);
-		mrc_path_make_bad(t, idx, MRC_PR_PKT_TOO_BIG, now);
-		break;
-	case MRC_PATH_BACKUP:
-		mrc_sat_inc(&p->fails);
-		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD,
-				   MRC_PR_PKT_TOO_BIG, now);
-		break;
-	case MRC_PATH_ASSUMED_BAD:
-		if (p->flags & MRC_PATHF_PROBE_OUT)
-			mrc_path_probe_failed(t, idx, MRC_PR_PKT_TOO_BIG, now);
-		return false;
-	default:
-		return false;
-	}
-	t->pkt_too_big++;
-	return true;
-}
-
-bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,
-			    mrc_time_t now)
+/*
+ * The local stack or the fabric named path @idx as unable to carry our
+ * packets (packet-too-big, a refused transmit): a @hard error takes a path
+ * in use or a backup out at once with @reason; a soft one (a drop that a
+ * full queue also gives) counts as one failure toward fail_to_bad. On an
+ * ASSUMED_BAD path the outstanding probe has failed. Return: true if the
+ * path was taken out.
+ */
+static bool mrc_path_refused(struct mrc_path_table *t, u32 idx, u8 reason,
+			     bool hard, mrc_time_t now)
 {
 	struct mrc_path *p;
 
@@ -792,28 +767,40 @@ bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,
 		mrc_sat_inc(&p->fails);
 		if (!hard && p->fails < t->pol.fail_to_bad)
 			return false;
-		mrc_path_make_bad(t, idx, MRC_PR_TX_REFUSED, now);
-		break;
+		mrc_path_make_bad(t, idx, reason, now);
+		return true;
 	case MRC_PATH_BACKUP:
 		if (!hard) {
 			if (p->flags & MRC_PATHF_PROBE_OUT)
-				mrc_path_probe_failed(t, idx,
-						      MRC_PR_TX_REFUSED, now);
-			if (p->state == MRC_PATH_BACKUP)
-				return false;
-			break;
+				mrc_path_probe_failed(t, idx, reason, now);
+			return p->state != MRC_PATH_BACKUP;
 		}
 		mrc_sat_inc(&p->fails);
-		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD,
-				   MRC_PR_TX_REFUSED, now);
-		break;
+		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
+		return true;
 	case MRC_PATH_ASSUMED_BAD:
 		if (p->flags & MRC_PATHF_PROBE_OUT)
-			mrc_path_probe_failed(t, idx, MRC_PR_TX_REFUSED, now);
+			mrc_path_probe_failed(t, idx, reason, now);
 		return false;
 	default:
 		return false;
 	}
+}
+
+bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
+			     mrc_time_t now)
+{
+	if (!mrc_path_refused(t, idx, MRC_PR_PKT_TOO_BIG, true, now))
+		return false;
+	t->pkt_too_big++;
+	return true;
+}
+
+bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,
+			    mrc_time_t now)
+{
+	if (!mrc_path_refused(t, idx, MRC_PR_TX_REFUSED, hard, now))
+		return false;
 	t->tx_refused++;
 	return true;
 }
