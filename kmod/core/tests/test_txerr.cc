@@ -18,8 +18,9 @@ extern "C" {
 
 namespace {
 
-// Two engines over 4 paths on 2 planes (one GOOD and one BACKUP per plane
-// with the default policy), as in test_conn.cc.
+// Two engines over 6 paths on 2 planes, a full EV set (max_paths 6): with
+// the default backups 2, one GOOD and two BACKUP per plane; with @backups
+// 0, three GOOD.
 struct Pair {
 	mrc_conn c[2];
 	std::vector<uint64_t> st[2];
@@ -44,6 +45,7 @@ struct Pair {
 			p.ack_delay_ns = 0;
 			p.handshake_rtt_ns = 100000;
 			p.policy.backups = backups;
+			p.policy.max_paths = 6;
 			p.policy.min_active = 2;
 			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 6, 0), 0);
