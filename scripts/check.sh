@@ -24,6 +24,21 @@ start=$SECONDS
 step() { echo; echo "==> $*"; }
 die() { echo "check: FAILED at step: $*" >&2; exit 1; }
 
+# ktap_failures KTAP: why each failed test of KTAP failed: its failed
+# checks and the diagnostics printed just before and after them.
+ktap_failures() {
+	awk '/^    # Subtest:/ { name = $3; n = 0; after = 0; next }
+	     /^    # / {
+		if (after > 0) { print name ": " $0; after--; next }
+		ctx[n++ % 4] = $0; next
+	     }
+	     /^    not ok / {
+		for (i = (n > 4 ? n - 4 : 0); i < n; i++) print name ": " ctx[i % 4]
+		print name ": " $0; n = 0; after = 4; next
+	     }
+	     /^    ok / { n = 0; after = 0 }' "$1" | sed 's/  */ /g' | head -60
+}
+
 step "dependencies"
 scripts/install-deps.sh || die "dependencies"
 
@@ -64,16 +79,7 @@ if [ -r "$ktap" ]; then
 	grep -E '^ok ' "$ktap" | sed -E 's/^ok [0-9]+ ([^ ]+).*# ([0-9]+)[0-9]{3} ms$/\1:\2s/' |
 		paste -sd' ' | fold -s -w 100 | sed 's/^/passed: /'
 	grep -E '^not ok ' "$ktap" || true
-	awk '/^    # Subtest:/ { name = $3; n = 0; after = 0; next }
-	     /^    # / {
-		if (after > 0) { print name ": " $0; after--; next }
-		ctx[n++ % 2] = $0; next
-	     }
-	     /^    not ok / {
-		for (i = (n > 2 ? n - 2 : 0); i < n; i++) print name ": " ctx[i % 2]
-		print name ": " $0; n = 0; after = 4; next
-	     }
-	     /^    ok / { n = 0; after = 0 }' "$ktap" | sed 's/  */ /g' | head -40
+	ktap_failures "$ktap"
 fi
 summary=$(grep -E '^selftests: ' "$logdir/selftests.log" | tail -1)
 v_passed=$(echo "$summary" | sed -n 's/selftests: \([0-9]\+\) passed.*/\1/p')
@@ -91,7 +97,10 @@ if [ "${MRC_CHECK_MULTI:-1}" != 0 ]; then
 	step "VM selftests across two kernels"
 	selftests/vm/multi/run.sh -q selftests/multi/[0-9]*.sh 2>&1 | tee "$logdir/selftests-multi.log"
 	multi_ok=${PIPESTATUS[0]}
-	grep -E '^not ok ' "$build/selftests-multi/ktap.txt" 2>/dev/null
+	if [ -r "$build/selftests-multi/ktap.txt" ]; then
+		grep -E '^not ok ' "$build/selftests-multi/ktap.txt"
+		ktap_failures "$build/selftests-multi/ktap.txt"
+	fi
 	summary=$(grep -E '^selftests-multi: [0-9]+ passed' "$logdir/selftests-multi.log" | tail -1)
 	m_passed=$(echo "$summary" | sed -n 's/selftests-multi: \([0-9]\+\) passed.*/\1/p')
 	m_failed=$(echo "$summary" | sed -n 's/.* \([0-9]\+\) failed.*/\1/p')

@@ -124,12 +124,14 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 	if (now >= f->deadline) {
 		/* a CM_RTU never answered: the listener never built it */
 		f->rtu_pending = false;
-		if (state == MRC_ST_DREQ_SENT) {
-			mrc_cm_fsm_done(a, 0);	/* the peer is gone */
-		} else {
-			a->timeout = true;
-			mrc_cm_fsm_done(a, ETIMEDOUT);
-		}
+		/*
+		 * A CM_DREQ never acknowledged is no clean end either: the
+		 * peer may never have seen our end of stream, and a reader
+		 * of ours waiting for the peer's must not take silence for
+		 * it (TCP's FIN_WAIT1 also gives up with ETIMEDOUT).
+		 */
+		a->timeout = state != MRC_ST_DREQ_SENT;
+		mrc_cm_fsm_done(a, ETIMEDOUT);
 		return;
 	}
 	if (now >= f->next) {

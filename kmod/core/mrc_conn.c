@@ -474,6 +474,11 @@ void mrc_conn_heard(struct mrc_conn *conn, u64 now)
 {
 	conn->heard_at = now;
 	conn->refuse_run = 0;
+	/* what we sent is draining: a pause for a full queue ends */
+	if (conn->tx_hold_soft) {
+		conn->tx_hold_soft = false;
+		conn->tx_hold_until = 0;
+	}
 	conn->ka_sent = 0;
 	if (conn->ka.idle_ns)
 		conn->ka_at = now + conn->ka.idle_ns;
@@ -768,12 +773,39 @@ void mrc_conn_tx_hold(struct mrc_conn *conn, u64 now)
 {
 	u64 rto = mrc_rtt_rto(&conn->rtt);
 
-	if (conn->tx_hold_until)
+	if (conn->tx_hold_until && !conn->tx_hold_soft)
 		return;
 	if (!mrc_conn_tx_idle(conn))
 		mrc_conn_count_timeout(conn, now, rto);
 	conn->tx_hold_until = now + mrc_rtt_rto(&conn->rtt);
+	conn->tx_hold_soft = false;
 	conn->persist_at = 0;
+}
+
+/**
+ * mrc_conn_tx_pause() - a local queue dropped one of our packets
+ * (NET_XMIT_DROP): stop sending for about an RTT.
+ * @conn: connection.
+ * @now: current time.
+ *
+ * A full queue is congestion at this host: resending at once, on any
+ * path, only adds to it (1000 connections doing so on a loaded host sent
+ * ten packets for every one that left). As TCP ends its push when the
+ * device drops and goes on with the next ACK, data waits for the smoothed
+ * RTT (rto_min before a sample, never longer than the RTO), or less when
+ * the peer is heard: what we sent is draining. Not a timeout: the retry
+ * budget is untouched.
+ */
+void mrc_conn_tx_pause(struct mrc_conn *conn, u64 now)
+{
+	u64 pause = conn->rtt.srtt_ns ? conn->rtt.srtt_ns :
+		    conn->paths.pol.rto_min_ns;
+
+	if (conn->tx_hold_until)
+		return;
+	pause = min(pause, mrc_rtt_base_rto(&conn->rtt));
+	conn->tx_hold_until = now + max_t(u64, pause, 1);
+	conn->tx_hold_soft = true;
 }
 
 /*

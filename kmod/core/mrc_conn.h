@@ -56,9 +56,9 @@ extern "C" {
  * handed it (mrc_conn_tx_failed(), mrc_conn_ctrl_failed()).
  * @MRC_TXERR_CONGESTED: NET_XMIT_CN: a local queue is congested; the
  *	packet may have been queued. Not a loss: nothing changes.
- * @MRC_TXERR_DROPPED: dropped on the way out (NET_XMIT_DROP: a tc filter,
- *	or a device queue full for a moment): it never left; one failure of
- *	its path (fail_to_bad of them take the path out).
+ * @MRC_TXERR_DROPPED: dropped on the way out (NET_XMIT_DROP: a queue
+ *	full, or a tc filter): it never left; congestion, not the path's
+ *	fault, unless the path drops MRC_PATH_DROP_RUN packets in a row.
  * @MRC_TXERR_REFUSED: refused by the route or the device (no route, a
  *	blackhole or unreachable route, device down, a netfilter drop): it
  *	never left, and the path is out at once.
@@ -527,12 +527,18 @@ struct mrc_conn_ack {
  * @now: time of the current call (for path events).
  * @peer_ports: last port status the peer reported.
  * @ports_dirty: our port status changed: tell the peer.
- * @refuse_run: packets the local stack refused since the peer was last
- *	heard (mrc_conn_tx_failed()): at mrc_conn_refuse_max() every path had
- *	its chance, and sending holds.
+ * @refuse_run: packets the local stack refused in a row (mrc_conn_tx_failed(),
+ *	mrc_conn_ctrl_failed()), with no data packet leaving and nothing
+ *	heard from the peer in between: at mrc_conn_refuse_max() every path
+ *	had its chance, and sending holds.
+ * @tx_out_pending: mrc_conn_next_tx() handed out a data packet that has
+ *	not been refused (yet): at the next call, it left.
+ * @tx_out_path: the path it went on.
  * @tx_hold_until: data waits until then (0: no hold): every path refused
  *	its packets; an RTO later they are tried again, and each hold counts
- *	as a timeout against the retry budget.
+ *	as a timeout against the retry budget. Or (@tx_hold_soft) a local
+ *	queue dropped a packet: a pause of about an RTT (mrc_conn_tx_pause()).
+ * @tx_hold_soft: the hold is such a pause, which hearing the peer ends.
  * @st: counters reported by mrc_conn_get_info().
  * @st.tx_pkts: data packets sent.
  * @st.tx_bytes: payload bytes sent.
@@ -618,7 +624,10 @@ struct mrc_conn {
 	u32 peer_ports;
 	bool ports_dirty;
 	u32 refuse_run;
+	bool tx_out_pending;
+	u16 tx_out_path;
 	u64 tx_hold_until;
+	bool tx_hold_soft;
 
 	struct {
 		u64 tx_pkts;

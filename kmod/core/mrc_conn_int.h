@@ -26,6 +26,7 @@ void mrc_conn_data_moved(struct mrc_conn *conn, u64 now);
 void mrc_conn_reverse_poll(struct mrc_conn *conn, u64 now);
 u32 mrc_conn_tx_psn(const struct mrc_tx *tx, u32 idx);
 void mrc_conn_tx_hold(struct mrc_conn *conn, u64 now);
+void mrc_conn_tx_pause(struct mrc_conn *conn, u64 now);
 
 /* A NACK that says "delivered, but no room now", not "lost". */
 static inline bool mrc_nack_is_refusal(u8 reason)

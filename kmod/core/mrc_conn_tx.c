@@ -214,11 +214,18 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	if (conn->err)
 		return 0;
 	conn->now = now;
-	/* every path refused: nothing goes until the hold ends */
+	/* the packet handed out last was not refused: it left */
+	if (conn->tx_out_pending) {
+		conn->tx_out_pending = false;
+		conn->refuse_run = 0;
+		mrc_path_on_tx_left(&conn->paths, conn->tx_out_path);
+	}
+	/* every path refused, or a queue was full: wait for the hold's end */
 	if (conn->tx_hold_until) {
 		if (now < conn->tx_hold_until)
 			return 0;
 		conn->tx_hold_until = 0;
+		conn->tx_hold_soft = false;
 		conn->refuse_run = 0;
 	}
 	cwnd = mrc_cc_cwnd(&conn->cc);
@@ -254,6 +261,8 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	/* the tail of what is queued: ask for a SACK at once */
 	d->ack_req = !mrc_conn_has_new(conn);
 sent:
+	conn->tx_out_pending = true;
+	conn->tx_out_path = d->path;
 	mrc_conn_data_moved(conn, now);
 	conn->persist_at = 0;
 	conn->st.tx_pkts++;
@@ -698,9 +707,10 @@ void mrc_conn_reset_pkt(const struct mrc_conn *conn, u8 reason, u32 psn,
 }
 
 /*
- * Refusals since the peer was last heard after which every path has had
- * its chance (fail_to_bad each): the connection holds instead of trying
- * the paths the floor brings back, one after the other, for ever.
+ * Refusals in a row (no data packet leaving, the peer not heard) after
+ * which every path has had its chance (fail_to_bad each): the connection
+ * holds instead of trying the paths the floor brings back, one after the
+ * other, for ever, or pushing into queues that stay full.
  */
 static u32 mrc_conn_refuse_max(const struct mrc_conn *conn)
 {
@@ -709,12 +719,21 @@ static u32 mrc_conn_refuse_max(const struct mrc_conn *conn)
 	return max_t(u32, conn->paths.count * f, 1);
 }
 
-/* One more refusal: true while the refused packet may be tried again. */
+/*
+ * One more refusal: true while the refused packet may be tried again at
+ * once. A drop by a full queue pauses sending instead (mrc_conn_tx_pause()),
+ * unless it ended its path's run of drops (the path drops everything).
+ */
 static bool mrc_conn_refused(struct mrc_conn *conn, int idx,
 			     enum mrc_conn_txerr err, u64 now)
 {
-	mrc_path_on_tx_refused(&conn->paths, (u32)idx,
-			       err == MRC_TXERR_REFUSED, now);
+	bool out = mrc_path_on_tx_refused(&conn->paths, (u32)idx,
+					  err == MRC_TXERR_REFUSED, now);
+
+	if (err != MRC_TXERR_REFUSED && !out) {
+		mrc_conn_tx_pause(conn, now);
+		return false;
+	}
 	if (++conn->refuse_run < mrc_conn_refuse_max(conn))
 		return true;
 	mrc_conn_tx_hold(conn, now);
@@ -736,7 +755,7 @@ static bool mrc_conn_refused(struct mrc_conn *conn, int idx,
  * queue, so the next mrc_conn_next_tx() resends it on another path at
  * once, in the same push. Its path is blamed (mrc_path_on_tx_refused():
  * a refusal by the route or the device takes it out at once, reason
- * TX_REFUSED). When every path keeps refusing, sending holds for an RTO
+ * TX_REFUSED; a drop only at the end of a run of them). When every path keeps refusing, sending holds for an RTO
  * (mrc_conn_tx_hold()) rather than spin, and the retry budget ends the
  * connection.
  *
@@ -757,6 +776,7 @@ int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
 	if (idx < 0 || !e)
 		return -EINVAL;
 	conn->now = now;
+	conn->tx_out_pending = false;
 	rtx = e->state == MRC_TXS_RTX;
 	r = mrc_tx_unsent(&conn->tx, psn, (u16)idx);
 	if (r <= 0)
@@ -781,8 +801,9 @@ int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
  * @err: how it was refused; MRC_TXERR_CONGESTED changes nothing.
  * @now: current time.
  *
- * The path is blamed as for data (mrc_path_on_tx_refused()): a refused
- * path probe is a failed probe. A refused SACK or NACK is queued again
+ * The path is blamed as for data (mrc_path_on_tx_refused()): a path
+ * probe refused by an error is a failed probe; one dropped (a full queue)
+ * goes again at the path's next probe interval. A refused SACK or NACK is queued again
  * and goes out on another path; a refused persist or keepalive probe is
  * sent again the same way. Probe answers are not repeated: they fan out
  * over several paths already. Nothing is queued again once every path has refused

@@ -66,6 +66,7 @@ static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 {
 	t->heard_seq++;
 	p->last_heard = now;
+	p->drop_run = 0;
 	p->flags &= ~MRC_PATHF_REV_CTRL;
 }
 
@@ -745,10 +746,11 @@ static void mrc_path_probe_failed(struct mrc_path_table *t, u32 idx,
 /*
  * The local stack or the fabric named path @idx as unable to carry our
  * packets (packet-too-big, a refused transmit): a @hard error takes a path
- * in use or a backup out at once with @reason; a soft one (a drop that a
- * full queue also gives) counts as one failure toward fail_to_bad. On an
- * ASSUMED_BAD path the outstanding probe has failed. Return: true if the
- * path was taken out.
+ * in use or a backup out at once with @reason, and on an ASSUMED_BAD path
+ * the outstanding probe has failed. A soft one (a drop that a full queue
+ * also gives) is proof only at the end of a run of MRC_PATH_DROP_RUN;
+ * before that a probe it refused goes again at its next interval.
+ * Return: true if the path was taken out.
  */
 static bool mrc_path_refused(struct mrc_path_table *t, u32 idx, u8 reason,
 			     bool hard, mrc_time_t now)
@@ -761,20 +763,18 @@ static bool mrc_path_refused(struct mrc_path_table *t, u32 idx, u8 reason,
 	if (mrc_path_held(t, p))
 		return false;
 	mrc_sat_inc16(&p->drops);
+	if (!hard && ++p->drop_run < MRC_PATH_DROP_RUN) {
+		mrc_path_probe_unsent(t, idx, now, 0);
+		return false;
+	}
+	p->drop_run = 0;
 	switch (p->state) {
 	case MRC_PATH_GOOD:
 	case MRC_PATH_SKIP:
 		mrc_sat_inc(&p->fails);
-		if (!hard && p->fails < t->pol.fail_to_bad)
-			return false;
 		mrc_path_make_bad(t, idx, reason, now);
 		return true;
 	case MRC_PATH_BACKUP:
-		if (!hard) {
-			if (p->flags & MRC_PATHF_PROBE_OUT)
-				mrc_path_probe_failed(t, idx, reason, now);
-			return p->state != MRC_PATH_BACKUP;
-		}
 		mrc_sat_inc(&p->fails);
 		mrc_path_set_state(t, idx, MRC_PATH_ASSUMED_BAD, reason, now);
 		return true;
@@ -794,6 +794,12 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 		return false;
 	t->pkt_too_big++;
 	return true;
+}
+
+void mrc_path_on_tx_left(struct mrc_path_table *t, u32 idx)
+{
+	if (idx < t->count)
+		t->paths[idx].drop_run = 0;
 }
 
 bool mrc_path_on_tx_refused(struct mrc_path_table *t, u32 idx, bool hard,

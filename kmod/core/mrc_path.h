@@ -39,6 +39,17 @@ extern "C" {
  */
 #define MRC_PATH_PROBE_BACKOFF_MAX	3
 /*
+ * A drop on the way out (NET_XMIT_DROP) is what a full queue gives: a
+ * busy host whose input backlog overflows (veth), a qdisc at its limit.
+ * That is congestion on every path at once, not a broken path, and
+ * blaming paths for it took every path of 1000 connections out at once
+ * (74-idle-quiet on a loaded host). A path whose last this many packets
+ * were all dropped, none of them leaving or heard of in between, drops
+ * everything (a filter, a queue that never drains): it is out then. At a
+ * drop rate of one half that many in a row by chance is 1 in 65,536.
+ */
+#define MRC_PATH_DROP_RUN	16
+/*
  * A probe is never due sooner than this many of the path's smoothed RTTs
  * after the last: on a slow host, a probe answered in time must not count
  * as failed because the next was due first.
@@ -153,6 +164,10 @@ struct mrc_path_stats {
  * @silent_seq: the table's @heard_seq when a timeout last counted against
  *	the path without proof (see mrc_path_on_timeout()): one such failure
  *	per silence of the peer.
+ * @drop_run: packets on the path the local stack dropped in a row (soft
+ *	refusals, mrc_path_on_tx_refused()), none of its packets leaving
+ *	(mrc_path_on_tx_left()) or heard of in between; at MRC_PATH_DROP_RUN
+ *	the path is out.
  * @drops: losses and timeouts since the path was last GOOD (reported in
  *	events; saturates at 65535, which keeps the entry at 96 bytes).
  * @tx_seq: per-path sequence number of the next packet sent on it.
@@ -180,6 +195,7 @@ struct mrc_path {
 	u8 probe_backoff;
 	u8 flap_level;
 	u8 silent_seq;
+	u8 drop_run;
 	u16 drops;
 	u32 tx_seq;
 	u32 ack_seq;
@@ -489,6 +505,15 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
 			     mrc_time_t now);
 
 /**
+ * mrc_path_on_tx_left() - a data packet sent on path @idx left this host
+ * (the local stack took it): the path's run of drops (see
+ * MRC_PATH_DROP_RUN) is broken.
+ * @t: table.
+ * @idx: path index.
+ */
+void mrc_path_on_tx_left(struct mrc_path_table *t, u32 idx);
+
+/**
  * mrc_path_on_tx_refused() - the local stack refused a packet sent on
  * path @idx: it never left (no route, device down, a filter or the
  * device dropped it).
@@ -499,12 +524,15 @@ bool mrc_path_on_pkt_too_big(struct mrc_path_table *t, u32 idx,
  * @now: current time.
  *
  * A hard refusal makes a path in use or in the backup set ASSUMED_BAD at
- * once with reason TX_REFUSED; a drop (NET_XMIT_DROP: a filter, or a
- * queue that was full for a moment) counts as one failure toward
- * policy.fail_to_bad, with the same reason when it takes the path out.
- * A refused probe of an ASSUMED_BAD or BACKUP path has failed. Probes
- * bring the path back, like any failed path. DENIED paths and paths held
- * out by their link are left alone.
+ * once with reason TX_REFUSED, and a refused probe of an ASSUMED_BAD or
+ * BACKUP path has failed. A drop (NET_XMIT_DROP: a full queue, or a
+ * filter) is congestion until proven otherwise: it changes no state and
+ * fails no probe (the probe goes again at its next interval), until the
+ * path has dropped MRC_PATH_DROP_RUN packets in a row, none of its
+ * packets leaving or heard of in between; then it counts as a hard
+ * refusal. Probes bring
+ * the path back, like any failed path. DENIED paths and paths held out
+ * by their link are left alone.
  *
  * Return: true if the path was taken out (counted in @t->tx_refused).
  */

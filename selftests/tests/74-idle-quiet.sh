@@ -128,8 +128,19 @@ shared=$(mrc_mib "$A" PathProbeShared)
 mrc_info "A: probes sent $(mrc_mib "$A" ProbesSent), answered for another connection $shared," \
 	"held back by the budget $(mrc_mib "$A" PathProbeDeferred)"
 mrc_check "A's connections shared probe answers (PathProbeShared $shared)" [ "$shared" -gt 0 ]
+# What both hosts still hold, for a failure below (a connection the
+# client saw end that the server never saw end).
+in_ns "$A" "$MRCCTL" -j conn show > "$dir/conns-a-end.json"
+in_ns "$B" "$MRCCTL" -j conn show > "$dir/conns-b-end.json"
 kill "$srv"
 wait "$srv"
+mrc_info "server: $(cat "$dir/server.out")"
+mrc_info "A: $(in_ns "$A" cat /proc/net/mrc_stat | awk '$2 != 0' | paste -sd' ')"
+mrc_info "B: $(in_ns "$B" cat /proc/net/mrc_stat | awk '$2 != 0' | paste -sd' ')"
+if [ "$(jnum "$dir/server.out" completed)" != $N ]; then
+	mrc_info "left on A: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[:2])' "$dir/conns-a-end.json")"
+	mrc_info "left on B: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[:2])' "$dir/conns-b-end.json")"
+fi
 mrc_check_eq "server: $N verified" $N "$(jnum "$dir/server.out" completed)"
 mrc_check_eq "server: nothing failed" 0 "$(jnum "$dir/server.out" failed)"
 mrc_check_eq "server: every byte" $((N * (BYTES + 16))) "$(jnum "$dir/server.out" bytes)"
