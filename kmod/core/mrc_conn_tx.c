@@ -752,12 +752,13 @@ static bool mrc_conn_refused(struct mrc_conn *conn, int idx,
  *
  * The packet leaves the in-flight accounting (congestion control is not
  * told and no RTT or RTO changes: it never left) and goes to the lost
- * queue, so the next mrc_conn_next_tx() resends it on another path at
- * once, in the same push. Its path is blamed (mrc_path_on_tx_refused():
- * a refusal by the route or the device takes it out at once, reason
- * TX_REFUSED; a drop only at the end of a run of them). When every path keeps refusing, sending holds for an RTO
- * (mrc_conn_tx_hold()) rather than spin, and the retry budget ends the
- * connection.
+ * queue. Refused by the route or the device, it is resent on another path
+ * at once, in the same push, and its path is out (mrc_path_on_tx_refused(),
+ * reason TX_REFUSED); dropped by a full queue, it waits for the pause
+ * that drop begins (mrc_conn_tx_pause()), and its path is out only at the
+ * end of a run of drops. When every path keeps refusing, sending holds for
+ * an RTO (mrc_conn_tx_hold()) rather than spin, and the retry budget ends
+ * the connection.
  *
  * Return: 1 if the packet will be resent, 0 if nothing changed, -EINVAL
  * for a PSN or EV that is not the one just sent.

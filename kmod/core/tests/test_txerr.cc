@@ -212,7 +212,8 @@ TEST(TxErr, DropRunTakesPathOutCongestionIsNoLoss)
 	};
 	for (int i = 1; i < MRC_PATH_DROP_RUN - 1; i++)
 		drop_on_p();
-	EXPECT_EQ(pr.path(0, p)->state, MRC_PATH_GOOD) << MRC_PATH_DROP_RUN - 1 << " drops in a row";
+	EXPECT_EQ(pr.path(0, p)->state, MRC_PATH_GOOD)
+	    << MRC_PATH_DROP_RUN - 1 << " drops in a row";
 	// one of p's packets gets through and is acknowledged: the run starts over
 	pr.now = std::max<uint64_t>(pr.now, mrc_conn_next_deadline(&pr.c[0]));
 	for (int i = 0; i < 40; i++) {
@@ -259,7 +260,8 @@ TEST(TxErr, QueueOverflowOnEveryPathBlamesNone)
 		while (mrc_conn_next_tx(&pr.c[0], pr.now, &d)) {
 			if (drop()) {
 				dropped++;
-				mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED, pr.now);
+				mrc_conn_tx_failed(&pr.c[0], d.psn, d.ev, MRC_TXERR_DROPPED,
+						   pr.now);
 				continue;
 			}
 			pr.deliver(0, d);
@@ -291,7 +293,8 @@ TEST(TxErr, QueueOverflowOnEveryPathBlamesNone)
 	for (uint32_t i = 0; i < pr.c[0].paths.count; i++) {
 		const mrc_path *p = pr.path(0, i);
 		probes_failed += p->stats.probes_failed;
-		EXPECT_NE(p->state, MRC_PATH_ASSUMED_BAD) << "path " << i << " blamed for congestion";
+		EXPECT_NE(p->state, MRC_PATH_ASSUMED_BAD)
+		    << "path " << i << " blamed for congestion";
 	}
 	EXPECT_EQ(probes_failed, 0u);
 	EXPECT_EQ(pr.c[0].paths.tx_refused, 0u);
