@@ -694,6 +694,8 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 			  now.path_flaps);
 	mrc_glue_fold_one(net, MRC_MIB_PATH_REVERSE_PROBES, &f->rev_probes,
 			  now.rev_probes);
+	mrc_glue_fold_one(net, MRC_MIB_PATH_PROBE_STALE, &f->probes_stale,
+			  now.probes_stale);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

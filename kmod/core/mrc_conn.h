@@ -713,6 +713,7 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @probes_answered: path probes answered.
  * @path_flaps: paths that failed right after returning (MRC_PATH_FLAP_WINDOW).
  * @rev_probes: reverse-liveness probes (mrc_path_reverse_poll()).
+ * @probes_stale: probe answers for an earlier probe (not counted).
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
@@ -721,6 +722,7 @@ struct mrc_conn_totals {
 	u64 probes_answered;
 	u64 path_flaps;
 	u64 rev_probes;
+	u64 probes_stale;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

@@ -227,6 +227,24 @@ static u64 mrc_conn_ts_rtt(u64 now, u16 ts)
 	return (u64)d << MRC_CONN_TS_SHIFT;
 }
 
+/*
+ * Whether a probe answer is for an earlier probe than the one out on an
+ * ASSUMED_BAD or BACKUP path: the answer echoes the probe's send time in
+ * its timestamp (mrc_conn_rx(); V set). Late answers, and copies of a
+ * fanned answer that come after the next probe left, would otherwise
+ * count for a probe that may be lost (a dead path would come back). A
+ * peer that echoes nothing (V clear) is taken at its word, as before.
+ */
+static bool mrc_conn_probe_answer_stale(const struct mrc_conn *conn,
+					const struct mrc_sack *s, int pidx)
+{
+	mrc_time_t sent = mrc_path_probe_sent_at(&conn->paths, (u32)pidx);
+
+	if (!s->cc.ts_valid || !sent)
+		return false;
+	return s->cc.tx_ts != (u16)(sent >> MRC_CONN_TS_SHIFT);
+}
+
 static void mrc_conn_sack_path(struct mrc_conn *conn,
 			       const struct mrc_sack *s, int pidx, u64 now)
 {
@@ -236,8 +254,14 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 		return;
 	p = &conn->paths.paths[pidx];
 	if (s->probe_resp && (p->flags & MRC_PATHF_PROBE_OUT)) {
+		if (mrc_conn_probe_answer_stale(conn, s, pidx)) {
+			mrc_path_probe_answered(&conn->paths, pidx, now,
+						s->mark, true);
+			return;
+		}
 		mrc_path_reverse_answered(&conn->paths, pidx, now);
-		mrc_path_probe_answered(&conn->paths, pidx, now, s->mark);
+		mrc_path_probe_answered(&conn->paths, pidx, now, s->mark,
+					false);
 		/* an answer may bring the next probe forward */
 		if (p->state == MRC_PATH_ASSUMED_BAD)
 			mrc_conn_probe_soon(conn, p->next_probe);
@@ -479,11 +503,17 @@ int mrc_conn_rx(struct mrc_conn *conn, const struct mrc_pkt *pkt, u32 rx_ev,
 	default: {
 		struct mrc_conn_ack a;
 
-		/* a probe: answer on the path it came by (reflected EV) */
+		/*
+		 * a probe: answer on the path it came by (reflected EV),
+		 * echoing its send time, which tells the prober which of its
+		 * probes this answers
+		 */
 		memset(&a, 0, sizeof(a));
 		a.psn = U32_MAX;
 		a.ev = rx_ev;
 		a.probe = true;
+		a.tx_ts = (u16)(pkt->u.probe.tx_time >> MRC_CONN_TS_SHIFT);
+		a.ts_valid = true;
 		a.fan = true;
 		a.ce = ecn_ce;
 		mrc_conn_push_ack(conn, &a);

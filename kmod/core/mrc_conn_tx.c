@@ -619,6 +619,7 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			continue;
 		mrc_conn_build_probe(conn, now, pkt);
 		pkt->u.probe.pad_len = mrc_conn_probe_pad(conn);
+		mrc_path_probe_stamp(&conn->paths, idx, now);
 		*ev = conn->paths.paths[idx].ev;
 		conn->st.tx_ctrl++;
 		return 2;
@@ -653,7 +654,8 @@ bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
 		return false;
 	conn->st.tx_ctrl--;
 	conn->st.probes_sent--;
-	mrc_path_probe_answered(&conn->paths, idx, now, MRC_PATH_MARK_NONE);
+	mrc_path_probe_answered(&conn->paths, idx, now, MRC_PATH_MARK_NONE,
+				false);
 	p = &conn->paths.paths[idx];
 	if (p->state == MRC_PATH_ASSUMED_BAD)
 		mrc_conn_probe_soon(conn, p->next_probe);

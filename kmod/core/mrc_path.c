@@ -869,6 +869,7 @@ u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 			}
 		}
 		p->flags |= MRC_PATHF_PROBE_OUT;
+		p->probe_sent = 0;	/* stamped when it leaves */
 		p->stats.probes_sent++;
 		p->next_probe = now + mrc_path_probe_ivl(t, p, p->state);
 		deadline = min(deadline, p->next_probe);
@@ -878,13 +879,42 @@ u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 	return n;
 }
 
+void mrc_path_probe_stamp(struct mrc_path_table *t, u32 idx, mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return;
+	p = &t->paths[idx];
+	if ((p->state == MRC_PATH_ASSUMED_BAD || p->state == MRC_PATH_BACKUP) &&
+	    (p->flags & MRC_PATHF_PROBE_OUT))
+		p->probe_sent = now;
+}
+
+mrc_time_t mrc_path_probe_sent_at(const struct mrc_path_table *t, u32 idx)
+{
+	const struct mrc_path *p;
+
+	if (idx >= t->count)
+		return 0;
+	p = &t->paths[idx];
+	if ((p->state != MRC_PATH_ASSUMED_BAD && p->state != MRC_PATH_BACKUP) ||
+	    !(p->flags & MRC_PATHF_PROBE_OUT))
+		return 0;
+	return p->probe_sent;
+}
+
 void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
-			     mrc_time_t now, u32 mark)
+			     mrc_time_t now, u32 mark, bool stale)
 {
 	struct mrc_path *p;
 
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
+	if (stale) {
+		t->probes_stale++;
+		return;
+	}
 	p = &t->paths[idx];
 	mrc_path_heard(t, p, now);
 	if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {

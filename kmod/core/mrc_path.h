@@ -173,7 +173,11 @@ struct mrc_path_stats {
  * @tx_seq: per-path sequence number of the next packet sent on it.
  * @ack_seq: per-path sequence number expected in the next acknowledgment.
  * @srtt_us: smoothed RTT of the path in microseconds (0: no sample).
- * @skip_until: end of the SKIP period.
+ * @skip_until: end of the SKIP period (SKIP only).
+ * @probe_sent: while a probe is out on an ASSUMED_BAD or BACKUP path (no
+ *	SKIP period then: it shares @skip_until's place), when it was sent
+ *	(mrc_path_probe_stamp()): an answer that echoes another time is late,
+ *	for an earlier probe.
  * @next_probe: when the next probe is due (ASSUMED_BAD and BACKUP; for a
  *	path in use, see MRC_PATHF_REV_CTRL).
  * @last_heard: last SACK, NACK or probe answer on the path.
@@ -200,7 +204,10 @@ struct mrc_path {
 	u32 tx_seq;
 	u32 ack_seq;
 	u32 srtt_us;
-	mrc_time_t skip_until;
+	union {
+		mrc_time_t skip_until;
+		mrc_time_t probe_sent;
+	};
 	mrc_time_t next_probe;
 	mrc_time_t last_heard;
 	struct mrc_path_stats stats;
@@ -293,6 +300,8 @@ struct mrc_prng {
  * @heard_seq: counts SACKs, NACKs and probe answers (wrapping), for
  *	@silent_seq.
  * @tx_refused: paths taken out by mrc_path_on_tx_refused().
+ * @probes_stale: probe answers that echoed an earlier probe's send time
+ *	(mrc_path_probe_answered()), not counted as answers.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -316,6 +325,7 @@ struct mrc_path_table {
 	mrc_time_t answered_sent;
 	u8 heard_seq;
 	u64 tx_refused;
+	u64 probes_stale;
 };
 
 /**
@@ -671,11 +681,35 @@ void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
 			       mrc_time_t now);
 
 /**
+ * mrc_path_probe_stamp() - the probe the table asked for on path @idx
+ * (mrc_path_probe_poll()) is being sent now.
+ * @t: table.
+ * @idx: path index.
+ * @now: the send time the probe carries.
+ */
+void mrc_path_probe_stamp(struct mrc_path_table *t, u32 idx, mrc_time_t now);
+
+/**
+ * mrc_path_probe_sent_at() - when the outstanding probe of an ASSUMED_BAD
+ * or BACKUP path @idx was sent (mrc_path_probe_stamp()).
+ * @t: table.
+ * @idx: path index.
+ *
+ * Return: the time, or 0 when no such probe is out (a path in use: its
+ * reverse-liveness probes are matched by what the peer answered since,
+ * see mrc_path_reverse_answered()).
+ */
+mrc_time_t mrc_path_probe_sent_at(const struct mrc_path_table *t, u32 idx);
+
+/**
  * mrc_path_probe_answered() - a probe on path @idx was answered.
  * @t: table.
  * @idx: path index.
  * @now: current time.
  * @mark: enum mrc_path_mark of the answer.
+ * @stale: the answer echoes the send time of an earlier probe, not of the
+ *	outstanding one (it came late, or a fanned copy came after the next
+ *	probe left): counted in @t->probes_stale, and nothing else changes.
  *
  * Answers with no probe outstanding are ignored. After
  * policy.success_to_good answers in a row (one per probe interval) an
@@ -684,7 +718,7 @@ void mrc_path_reverse_answered(struct mrc_path_table *t, u32 idx,
  * ALWAYS_SKIP answer counts as a failed probe.
  */
 void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
-			     mrc_time_t now, u32 mark);
+			     mrc_time_t now, u32 mark, bool stale);
 
 /**
  * mrc_path_probe_lost() - a probe on path @idx is known to be lost.

@@ -120,6 +120,8 @@ const MibMetric kMib[] = {
      "once."},
     {"mrc_path_tx_refused", nullptr, nullptr,
      "Paths of a connection taken out because the local stack refused their packets."},
+    {"mrc_path_probe_answers_stale", nullptr, nullptr,
+     "Answers to path probes that echoed an earlier probe (late): not counted as answers."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -101,6 +101,7 @@ const char *const kMibNames[] = {
     "PathReverseProbes",
     "OutRefused",
     "PathTxRefused",
+    "PathProbeStale",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

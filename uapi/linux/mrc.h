@@ -421,10 +421,13 @@ enum mrc_event_type {
  *	use that carried our SACKs or NACKs and heard nothing back for 4
  *	probe intervals (also in ProbesSent).
  * @MRC_MIB_OUT_REFUSED: packets the local stack refused (no route, device down,
- *	dropped by a filter or the device, not NET_XMIT_CN): data packets are
- *	resent on another path at once, the path is blamed.
+ *	dropped by a filter or a full queue, not NET_XMIT_CN): data packets
+ *	are resent on another path (after a pause, for a full queue).
  * @MRC_MIB_PATH_TX_REFUSED: paths of a connection taken out because the local
  *	stack refused their packets (reason tx-refused).
+ * @MRC_MIB_PATH_PROBE_STALE: answers to path probes of failed or backup paths
+ *	that echoed an earlier probe's send time (late): not counted as
+ *	answers.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -495,6 +498,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_REVERSE_PROBES,
 	MRC_MIB_OUT_REFUSED,
 	MRC_MIB_PATH_TX_REFUSED,
+	MRC_MIB_PATH_PROBE_STALE,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

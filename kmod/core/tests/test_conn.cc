@@ -1303,6 +1303,110 @@ TEST(Conn, ProbeAnswerTakesTheFreshestPath)
 	}
 }
 
+namespace {
+
+// Encode and decode @pkt, as the wire would carry it.
+mrc_pkt over_wire(const mrc_pkt &pkt)
+{
+	uint8_t buf[4096];
+	mrc_pkt in;
+	int len = mrc_pkt_encode(&pkt, buf, sizeof(buf));
+
+	EXPECT_GT(len, 0);
+	EXPECT_EQ(mrc_pkt_decode(buf, len, &in), 0);
+	return in;
+}
+
+} // namespace
+
+// An answer to a probe echoes the probe's send time: an answer that comes
+// late, after the next probe of the same failed path left (a slow peer, or
+// a fanned copy), counts for nothing, so a path whose probes are all lost
+// stays out however many late answers trickle in. Fails if answers are
+// matched by path alone (the path returns on the late answers), or if the
+// answer to the probe actually out is not counted. An answer without the
+// echo (V clear: a peer from before it) counts as before.
+TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
+{
+	Pair pr;
+	start_probing(pr);
+	mrc_conn &a = pr.c[0], &b = pr.c[1];
+	mrc_conn_verdict v;
+	uint32_t idx = a.paths.count;
+	for (uint32_t i = 0; i < a.paths.count; i++)
+		if (a.paths.paths[i].state == MRC_PATH_GOOD) {
+			idx = i;
+			break;
+		}
+	ASSERT_LT(idx, a.paths.count);
+	mrc_path_on_timeout(&a.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
+	ASSERT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
+	const uint32_t ev = a.paths.paths[idx].ev;
+
+	// next_probe(): run A's timer until it sends a probe on the failed path
+	auto next_probe = [&]() {
+		mrc_pkt pkt, probe{};
+		uint32_t e;
+		bool got = false;
+		for (int i = 0; i < 2000 && !got; i++) {
+			pr.now += 100000;
+			mrc_conn_on_timer(&a, pr.now);
+			int r;
+			while ((r = mrc_conn_next_ctrl(&a, pr.now, &pkt, &e)))
+				if (r == 2 && e == ev) {
+					probe = over_wire(pkt);
+					got = true;
+				}
+		}
+		EXPECT_TRUE(got);
+		return probe;
+	};
+	// answer(): B answers @probe; its first SACK, as A gets it
+	auto answer = [&](const mrc_pkt &probe) {
+		mrc_pkt pkt, first{};
+		uint32_t e;
+		bool got = false;
+		EXPECT_EQ(mrc_conn_rx(&b, &probe, ev, false, pr.now, &v), MRC_DROP_NONE);
+		while (mrc_conn_next_ctrl(&b, pr.now, &pkt, &e))
+			if (!got && pkt.type == MRC_PKT_SACK && pkt.u.sack.probe_resp) {
+				first = over_wire(pkt);
+				got = true;
+			}
+		EXPECT_TRUE(got);
+		EXPECT_TRUE(first.u.sack.cc.ts_valid) << "the answer echoes the probe's time";
+		return first;
+	};
+
+	const uint64_t ok0 = a.paths.paths[idx].stats.probes_ok;
+	mrc_pkt late = next_probe(), prev{};
+	for (uint32_t k = 0; k < 2 * a.paths.pol.success_to_good; k++) {
+		mrc_pkt cur = next_probe(); // the one before was lost...
+		mrc_pkt ans = answer(late); // ...but its answer comes now
+		ASSERT_EQ(mrc_conn_rx(&a, &ans, ans.u.sack.entropy, false, pr.now, &v),
+			  MRC_DROP_NONE);
+		prev = late;
+		late = cur;
+	}
+	EXPECT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD) << "back on late answers";
+	EXPECT_EQ(a.paths.paths[idx].stats.probes_ok, ok0);
+	EXPECT_EQ(a.paths.probes_stale, 2u * a.paths.pol.success_to_good);
+
+	// the answer to the probe out counts
+	mrc_pkt ans = answer(late);
+	ASSERT_EQ(mrc_conn_rx(&a, &ans, ans.u.sack.entropy, false, pr.now, &v), MRC_DROP_NONE);
+	EXPECT_EQ(a.paths.paths[idx].stats.probes_ok, ok0 + 1);
+	// a late answer without the echo (an older peer) is taken at its word
+	mrc_path_on_timeout(&a.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
+	ASSERT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
+	next_probe();
+	mrc_pkt old = answer(prev);
+	old.u.sack.cc.ts_valid = false;
+	old.u.sack.cc.tx_ts = 0;
+	ASSERT_EQ(mrc_conn_rx(&a, &old, old.u.sack.entropy, false, pr.now, &v), MRC_DROP_NONE);
+	EXPECT_EQ(a.paths.paths[idx].stats.probes_ok, ok0 + 2);
+	EXPECT_EQ(a.paths.probes_stale, 2u * a.paths.pol.success_to_good);
+}
+
 // A probe answered for another connection over the same route stands
 // for this connection's own (the glue shares answers in usid and srh
 // mode): a failed path whose probes are all answered that way returns

@@ -135,7 +135,7 @@ protected:
 
 		for (u32 i = 0; i < n; i++)
 			if (answer.count(out[i]))
-				mrc_path_probe_answered(&t, out[i], now, mark);
+				mrc_path_probe_answered(&t, out[i], now, mark, false);
 	}
 
 	struct mrc_policy pol;
@@ -595,7 +595,7 @@ TEST_F(PathTable, SignalsOnOutOfRangeIndexIgnored)
 	mrc_path_on_loss(&t, 999, now);
 	mrc_path_on_timeout(&t, 999, now, MRC_LOSS_PATH_SILENT);
 	mrc_path_on_rtt(&t, 999, 5);
-	mrc_path_probe_answered(&t, 999, now, 0);
+	mrc_path_probe_answered(&t, 999, now, 0, false);
 	mrc_path_probe_lost(&t, 999, now);
 	EXPECT_EQ(mrc_path_set_denied(&t, 999, true, now), -ENOENT);
 	EXPECT_TRUE(events.empty());
@@ -683,7 +683,7 @@ TEST_F(PathTable, ProbeBackoffWhileProbesFail)
 	EXPECT_EQ(t.paths[i].stats.probes_sent, 6U) << "none sooner than its interval";
 	// The path answers: the next probe comes one plain interval later.
 	now += ivl;
-	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, false);
 	EXPECT_EQ(t.paths[i].probe_backoff, 0U);
 	EXPECT_EQ(t.paths[i].next_probe, now + ivl);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD) << "hysteresis still applies";
@@ -709,7 +709,7 @@ TEST_F(PathTable, ProbeIntervalCoversTwoRtts)
 		ASSERT_TRUE(ProbedNow(i));
 		EXPECT_EQ(t.paths[i].next_probe, now + 2 * rtt);
 		now += rtt; // the answer, one RTT later
-		mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+		mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, false);
 	}
 	EXPECT_EQ(t.paths[i].stats.probes_failed, 0U);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
@@ -745,7 +745,7 @@ TEST_F(PathTable, HysteresisNeedsConsecutiveAnsweredProbes)
 	EXPECT_EQ(t.paths[i].successes, 1U);
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	// A duplicate answer does not count.
-	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, false);
 	EXPECT_EQ(t.paths[i].successes, 1U);
 	now += pol.probe_interval_ns;
 	ProbeRound({i});
@@ -854,7 +854,7 @@ TEST_F(PathTable, ExplicitProbeLost)
 	ProbeRound({});
 	mrc_path_probe_lost(&t, i, now);
 	EXPECT_EQ(t.paths[i].stats.probes_failed, 1U);
-	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, false);
 	EXPECT_EQ(t.paths[i].stats.probes_ok, 0U) << "too late";
 }
 
@@ -1422,7 +1422,7 @@ TEST_F(PathTable, PacketTooBigFailsTheProbeOfAFailedPath)
 	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
 	EXPECT_EQ(t.pkt_too_big, 0U);
 	// nor does a late answer count: no probe is outstanding any more
-	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE);
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, false);
 	EXPECT_EQ(t.paths[i].successes, 0);
 }
 
