@@ -212,6 +212,22 @@ mrc_mib() {
 	in_ns "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/mrc_stat
 }
 
+# mrc_policy_budget_ms: the retry budget of the failure policy whose
+# `mrcctl -j policy show NAME` JSON is on stdin, in ms, as the engine
+# computes it (mrc_policy_timeout_budget()): rto_min doubling up to
+# rto_max, retry_limit + 1 times.
+mrc_policy_budget_ms() {
+	python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+p = j[0] if isinstance(j, list) else j
+rto, total = p["rto_min_ns"], 0
+for _ in range(p["retry_limit"] + 1):
+    total += rto
+    rto = min(2 * rto, p["rto_max_ns"])
+print(total // 1000000)'
+}
+
 # mrc_mib_at_least NS NAME MIN: the counter has reached MIN (for
 # mrc_wait_for).
 mrc_mib_at_least() {

@@ -29,14 +29,7 @@
 
 mrc_module_load
 multi_setup usid
-budget_ms=$("$MRCCTL" -j policy show default | python3 -c '
-import json, sys
-p = json.load(sys.stdin)[0]
-rto, total = p["rto_min_ns"], 0
-for _ in range(p["retry_limit"] + 1):
-    total += rto
-    rto = min(2 * rto, p["rto_max_ns"])
-print(total // 1000000)')
+budget_ms=$("$MRCCTL" -j policy show default | mrc_policy_budget_ms)
 bound=$(mrc_time $((2 * budget_ms / 1000 + 5)))
 idle_bound_ms=$budget_ms
 mrc_info "retry budget of the default policy: $budget_ms ms; bounds: sender $bound s, idle $idle_bound_ms ms"

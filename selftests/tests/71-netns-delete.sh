@@ -40,15 +40,7 @@ scale_policy "$a"
 
 # The retry budget of A's default policy (mrc_policy_timeout_budget()):
 # rto_min doubling up to rto_max, retry_limit + 1 times; in ms.
-budget_ms=$(in_ns "$a" "$MRCCTL" -j policy show default | python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-p = j[0] if isinstance(j, list) else j
-rto, tot = p["rto_min_ns"], 0
-for _ in range(p["retry_limit"] + 1):
-    tot += rto
-    rto = min(rto * 2, p["rto_max_ns"])
-print(tot // 1000000)')
+budget_ms=$(in_ns "$a" "$MRCCTL" -j policy show default | mrc_policy_budget_ms)
 bound_ms=$((budget_ms + $(mrc_time 10000)))
 mrc_info "policy default: retry budget ${budget_ms} ms; bound ${bound_ms} ms"
 
