@@ -125,13 +125,22 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		/* a CM_RTU never answered: the listener never built it */
 		f->rtu_pending = false;
 		/*
-		 * A CM_DREQ never acknowledged is no clean end either: the
-		 * peer may never have seen our end of stream, and a reader
-		 * of ours waiting for the peer's must not take silence for
-		 * it (TCP's FIN_WAIT1 also gives up with ETIMEDOUT).
+		 * A CM_DREQ never acknowledged, while the peer's own end of
+		 * stream has not come either, is no clean end: a reader of
+		 * ours waiting for the peer's must not take silence for it
+		 * (TCP's FIN_WAIT1 also gives up with ETIMEDOUT). Once the
+		 * peer closed its side (its CM_DREQ came, and it had all our
+		 * data, or we would not have sent ours), only our CM_DREP's
+		 * answer is missing: its own CM_DREP, or a stateless one if
+		 * it has forgotten the connection, was lost. Nothing is
+		 * left to lose, and the end is clean.
 		 */
-		a->timeout = state != MRC_ST_DREQ_SENT;
-		mrc_cm_fsm_done(a, ETIMEDOUT);
+		if (state == MRC_ST_DREQ_SENT) {
+			mrc_cm_fsm_done(a, f->peer_fin ? 0 : ETIMEDOUT);
+		} else {
+			a->timeout = true;
+			mrc_cm_fsm_done(a, ETIMEDOUT);
+		}
 		return;
 	}
 	if (now >= f->next) {

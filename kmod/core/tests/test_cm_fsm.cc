@@ -500,6 +500,27 @@ TEST(CmFsm, UnansweredDreqEndsWithTimeout)
 	EXPECT_FALSE(c.a.timeout) << "not a handshake's timeout";
 }
 
+// Both sides closed at once and the peer's CM_DREQ came (we answered it),
+// but no CM_DREP for ours ever did (every answer lost, or the peer forgot
+// the connection and its stateless answers are lost): the end of stream
+// came both ways, every byte was acknowledged, and the end is clean.
+TEST(CmFsm, UnansweredDreqAfterThePeersIsClean)
+{
+	Conn c;
+	struct mrc_cm_facts m = Conn::Peer();
+
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	ASSERT_EQ(c.state, MRC_ST_DREQ_SENT);
+	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs, m);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
+	EXPECT_FALSE(c.a.done) << "our own CM_DREQ is not acknowledged yet";
+	c.Timer(kT0 + MRC_CM_FIN_WAIT_NS);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0);
+}
+
 TEST(CmFsm, CloseDuringConnectEndsIt)
 {
 	Conn c;

@@ -12,6 +12,8 @@ extern "C" {
 #include "mrc_conn.h"
 }
 
+#include "engine_pair.hpp"
+
 namespace {
 
 struct Pair {
@@ -29,20 +31,11 @@ struct Pair {
 		    {4, 1, 1},
 		};
 		for (int s = 0; s < 2; s++) {
-			mrc_conn_params p;
-			mrc_conn_params_default(&p);
+			mrc_conn_params p = engine_pair_params(s);
 			p.sock_type = type;
-			p.local_qpn = s ? 0x200 : 0x100;
-			p.peer_qpn = s ? 0x100 : 0x200;
-			p.tx_init_psn = s ? 0xfffff0 : 7;
-			p.rx_init_psn = s ? 7 : 0xfffff0;
-			p.rx_r_key = s ? 0xb : 0xa;
-			p.tx_r_key = s ? 0xa : 0xb;
 			p.rcvbuf = rcvbuf;
 			p.peer_window = rcvbuf;
-			p.seed = s + 1;
 			p.ack_delay_ns = 0;
-			p.handshake_rtt_ns = 100000;
 			// An EV set of 4 (2 per plane) is full, so each plane keeps
 			// one of its two paths as a BACKUP, as the tests expect.
 			p.policy.max_paths = 4;
@@ -1095,6 +1088,22 @@ void start_probing(Pair &pr)
 		pr.c[s].probe_deadline = pr.now;
 }
 
+// Take the first GOOD path of @c out, as a silent timeout would; its index.
+uint32_t fail_a_good_path(mrc_conn &c, uint64_t now)
+{
+	uint32_t idx = c.paths.count;
+
+	for (uint32_t i = 0; i < c.paths.count; i++)
+		if (c.paths.paths[i].state == MRC_PATH_GOOD) {
+			idx = i;
+			break;
+		}
+	EXPECT_LT(idx, c.paths.count);
+	if (idx < c.paths.count)
+		mrc_path_on_timeout(&c.paths, idx, now, MRC_LOSS_PATH_SILENT);
+	return idx;
+}
+
 uint32_t count_state(const mrc_conn &c, uint8_t state)
 {
 	uint32_t n = 0;
@@ -1332,14 +1341,8 @@ TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 	start_probing(pr);
 	mrc_conn &a = pr.c[0], &b = pr.c[1];
 	mrc_conn_verdict v;
-	uint32_t idx = a.paths.count;
-	for (uint32_t i = 0; i < a.paths.count; i++)
-		if (a.paths.paths[i].state == MRC_PATH_GOOD) {
-			idx = i;
-			break;
-		}
+	const uint32_t idx = fail_a_good_path(a, pr.now);
 	ASSERT_LT(idx, a.paths.count);
-	mrc_path_on_timeout(&a.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
 	ASSERT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
 	const uint32_t ev = a.paths.paths[idx].ev;
 
@@ -1418,14 +1421,8 @@ TEST(Conn, SharedProbeAnswersBringAPathBack)
 	Pair pr;
 	start_probing(pr);
 	mrc_conn &c = pr.c[0];
-	uint32_t idx = c.paths.count;
-	for (uint32_t i = 0; i < c.paths.count; i++)
-		if (c.paths.paths[i].state == MRC_PATH_GOOD) {
-			idx = i;
-			break;
-		}
+	const uint32_t idx = fail_a_good_path(c, pr.now);
 	ASSERT_LT(idx, c.paths.count);
-	mrc_path_on_timeout(&c.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
 	ASSERT_EQ(c.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
 	const uint32_t ev = c.paths.paths[idx].ev;
 	const uint64_t sent0 = c.st.probes_sent, t0 = pr.now;

@@ -15,6 +15,8 @@ extern "C" {
 #include "mrc_conn.h"
 }
 
+#include "engine_pair.hpp"
+
 namespace {
 
 constexpr uint64_t kMs = 1000000;
@@ -49,19 +51,10 @@ struct OneWay {
 		    {5, 1, 2}, {6, 1, 2}, {7, 1, 3}, {8, 1, 3},
 		};
 		for (int s = 0; s < 2; s++) {
-			mrc_conn_params p;
-			mrc_conn_params_default(&p);
+			mrc_conn_params p = engine_pair_params(s);
 			p.sock_type = MRC_CONN_STREAM;
-			p.local_qpn = s ? 0x200 : 0x100;
-			p.peer_qpn = s ? 0x100 : 0x200;
-			p.tx_init_psn = s ? 0xfffff0 : 7;
-			p.rx_init_psn = s ? 7 : 0xfffff0;
-			p.rx_r_key = s ? 0xb : 0xa;
-			p.tx_r_key = s ? 0xa : 0xb;
 			p.rcvbuf = 1 << 20;
 			p.peer_window = 1 << 20;
-			p.seed = s + 1;
-			p.handshake_rtt_ns = 100000;
 			p.policy.backups = 0;
 			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 8, now), 0);

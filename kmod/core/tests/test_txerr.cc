@@ -16,6 +16,8 @@ extern "C" {
 #include "mrc_path.h"
 }
 
+#include "engine_pair.hpp"
+
 namespace {
 
 // Two engines over 6 paths on 2 planes, a full EV set (max_paths 6): with
@@ -33,17 +35,8 @@ struct Pair {
 		    {1, 1, 0}, {2, 1, 0}, {3, 1, 0}, {4, 1, 1}, {5, 1, 1}, {6, 1, 1},
 		};
 		for (int s = 0; s < 2; s++) {
-			mrc_conn_params p;
-			mrc_conn_params_default(&p);
-			p.local_qpn = s ? 0x200 : 0x100;
-			p.peer_qpn = s ? 0x100 : 0x200;
-			p.tx_init_psn = s ? 0xfffff0 : 7;
-			p.rx_init_psn = s ? 7 : 0xfffff0;
-			p.rx_r_key = s ? 0xb : 0xa;
-			p.tx_r_key = s ? 0xa : 0xb;
-			p.seed = s + 1;
+			mrc_conn_params p = engine_pair_params(s);
 			p.ack_delay_ns = 0;
-			p.handshake_rtt_ns = 100000;
 			p.policy.backups = backups;
 			p.policy.max_paths = 6;
 			p.policy.min_active = 2;
