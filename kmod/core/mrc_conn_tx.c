@@ -806,11 +806,13 @@ int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
  *
  * The path is blamed as for data (mrc_path_on_tx_refused()): a path
  * probe refused by an error is a failed probe; one dropped (a full queue)
- * goes again at the path's next probe interval. A refused SACK or NACK is queued again
- * and goes out on another path; a refused persist or keepalive probe is
- * sent again the same way. Probe answers are not repeated: they fan out
- * over several paths already. Nothing is queued again once every path has refused
- * (mrc_conn_tx_hold()).
+ * goes again at the path's next probe interval. A SACK or NACK refused by
+ * an error is queued again and goes out on another path; a persist or
+ * keepalive probe refused so is sent again the same way. Nothing dropped
+ * by a full queue is queued again (sending pauses, mrc_conn_tx_pause(),
+ * and the next SACK will do), nor anything once every path has refused
+ * (mrc_conn_tx_hold()). Probe answers are not repeated: they fan out over
+ * several paths already.
  *
  * Return: 1 if the packet will be sent again, 0 if not, -EINVAL for an
  * EV that is not one of our paths.
