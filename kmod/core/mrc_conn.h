@@ -531,9 +531,11 @@ struct mrc_conn_ack {
  *	mrc_conn_ctrl_failed()), with no data packet leaving and nothing
  *	heard from the peer in between: at mrc_conn_refuse_max() every path
  *	had its chance, and sending holds.
- * @tx_out_pending: mrc_conn_next_tx() handed out a data packet that has
- *	not been refused (yet): at the next call, it left.
- * @tx_out_path: the path it went on.
+ * @tx_out_pending: mrc_conn_next_tx_burst() handed out data packets that
+ *	have not been refused (yet): at the next call, they left.
+ * @tx_out_path: the path they went on.
+ * @tx_out_psn: the PSN of the first of them.
+ * @tx_out_n: how many (a burst: consecutive PSNs on one path).
  * @tx_hold_until: data waits until then (0: no hold): every path refused
  *	its packets; an RTO later they are tried again, and each hold counts
  *	as a timeout against the retry budget. Or (@tx_hold_soft) a local
@@ -626,6 +628,8 @@ struct mrc_conn {
 	u32 refuse_run;
 	bool tx_out_pending;
 	u16 tx_out_path;
+	u32 tx_out_psn;
+	u32 tx_out_n;
 	u64 tx_hold_until;
 	bool tx_hold_soft;
 
@@ -669,7 +673,16 @@ bool mrc_conn_all_acked(const struct mrc_conn *conn);
 
 /* ---- packets out ---- */
 
+/*
+ * New packets per burst on one path (mrc_conn_next_tx_burst()) that the
+ * kernel asks for and the simulator sends: one segmentation-offload
+ * packet. The trade-off, measured: Documentation/datapath.md.
+ */
+#define MRC_CONN_TX_BURST	8
+
 int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d);
+int mrc_conn_next_tx_burst(struct mrc_conn *conn, u64 now,
+			   struct mrc_tx_desc *d, u32 max);
 void mrc_conn_data_pkt(const struct mrc_conn *conn,
 		       const struct mrc_tx_desc *d, struct mrc_pkt *pkt);
 int mrc_conn_build_data_hdr(const struct mrc_conn *conn,

@@ -93,7 +93,7 @@ static int mrc_conn_next_rtx(struct mrc_conn *conn, u64 now, u64 cwnd,
 		return 0;
 	if (conn->tx.inflight_bytes >= cwnd)
 		return -EAGAIN;
-	path = mrc_path_pick(&conn->paths, now, l.path);
+	path = mrc_path_pick_rtx(&conn->paths, now, l.path);
 	if (path < 0)
 		return -EAGAIN;
 	if (mrc_tx_send_rtx(&conn->tx, l.psn, (u16)path, now))
@@ -184,67 +184,54 @@ static bool mrc_conn_next_new(struct mrc_conn *conn, u32 *len, u8 *op,
 	return true;
 }
 
-/**
- * mrc_conn_next_tx() - the next data packet to send, if any.
- * @conn: connection.
- * @now: current time.
- * @d: filled with the packet to send: build its headers with
- *	mrc_conn_build_data_hdr(), append the stream bytes
- *	[@d->off, @d->off + @d->len) and mrc_pad_len() zero bytes, and send
- *	it on the path @d->cfg_id with entropy @d->ev.
- *
- * Retransmissions come first, each on another path than the one that
- * lost it when any is usable; then new data while the congestion window,
- * the peer's credit and its MPR allow. The packet is recorded as sent;
- * if the local stack refuses it, tell mrc_conn_tx_failed() before the
- * next call, which then resends it on another path. Call until it
- * returns 0 after every event: that also arms the persist timer.
- *
- * Return: 1 with @d filled, 0 when nothing may be sent now.
+/*
+ * The packets handed out last were not refused: they left. A hold (every
+ * path refused, or a queue was full) keeps data back until it ends.
+ * Return: false while the hold lasts.
  */
-int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
+static bool mrc_conn_tx_begin(struct mrc_conn *conn, u64 now)
 {
-	struct mrc_tx_pkt tp;
-	u32 len, user, psn;
-	bool last;
-	u64 cwnd;
-	int path, r;
-	u8 op;
-
-	if (conn->err)
-		return 0;
-	conn->now = now;
-	/* the packet handed out last was not refused: it left */
 	if (conn->tx_out_pending) {
 		conn->tx_out_pending = false;
 		conn->refuse_run = 0;
 		mrc_path_on_tx_left(&conn->paths, conn->tx_out_path);
 	}
-	/* every path refused, or a queue was full: wait for the hold's end */
 	if (conn->tx_hold_until) {
 		if (now < conn->tx_hold_until)
-			return 0;
+			return false;
 		conn->tx_hold_until = 0;
 		conn->tx_hold_soft = false;
 		conn->refuse_run = 0;
 	}
-	cwnd = mrc_cc_cwnd(&conn->cc);
-	r = mrc_conn_next_rtx(conn, now, cwnd, d);
-	if (r > 0)
-		goto sent;
-	if (r < 0 || !mrc_conn_has_new(conn) ||
+	return true;
+}
+
+/*
+ * The next new packet, on @path, or on the next path in rotation when
+ * @path is negative. Return: 1 with @d filled, 0 when nothing may go.
+ */
+static int mrc_conn_next_new_pkt(struct mrc_conn *conn, u64 now, u64 cwnd,
+				 int path, struct mrc_tx_desc *d)
+{
+	struct mrc_tx_pkt tp;
+	u32 len, user, psn;
+	bool last;
+	u8 op;
+
+	if (!mrc_conn_has_new(conn) ||
 	    !mrc_tx_can_send(&conn->tx, U32_MAX, cwnd) ||
 	    !mrc_conn_next_new(conn, &len, &op, &user, &last))
-		goto idle;
-	path = mrc_path_pick(&conn->paths, now, -1);
+		return 0;
 	if (path < 0)
-		goto idle;
+		path = mrc_path_pick(&conn->paths, now, -1);
+	if (path < 0)
+		return 0;
 	tp.off = conn->snd_nxt;
 	tp.len = len;
 	tp.user = user;
 	tp.flags = op;
 	if (mrc_tx_send_new(&conn->tx, &tp, (u16)path, now, &psn))
-		goto idle;
+		return 0;
 	mrc_path_on_tx(&conn->paths, path, false);
 	mrc_conn_fill_desc(conn, psn, tp.off, len, user, op, (u16)path, now,
 			   d);
@@ -260,17 +247,104 @@ int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
 	}
 	/* the tail of what is queued: ask for a SACK at once */
 	d->ack_req = !mrc_conn_has_new(conn);
+	return 1;
+}
+
+/**
+ * mrc_conn_next_tx_burst() - the next data packets to send, if any: one
+ * retransmission, or a burst of new packets with consecutive PSNs on one
+ * path.
+ * @conn: connection.
+ * @now: current time.
+ * @d: filled with the packets to send, in PSN order: build each one's
+ *	headers with mrc_conn_build_data_hdr(), append the stream bytes
+ *	[@d->off, @d->off + @d->len) and mrc_pad_len() zero bytes, and send
+ *	it on the path @d->cfg_id with entropy @d->ev.
+ * @max: room in @d (at least 1): the longest burst the caller can send
+ *	at once (one segmentation-offload packet, Documentation/datapath.md).
+ *
+ * Retransmissions come first, one per call, each on another path than
+ * the one that lost it when any is usable; then new data while the
+ * congestion window, the peer's credit and its MPR allow: the first new
+ * packet takes the next path in rotation and up to @max - 1 more follow
+ * it on the same path (a burst), the rotation moving on once per burst;
+ * while a loss is being recovered, bursts are of one packet. A burst
+ * ends after a packet shorter than the connection's payload, so every
+ * packet of a burst but its last is a full one. The packets are
+ * recorded as sent; if the local stack refuses them, tell
+ * mrc_conn_tx_failed() (with the first one's PSN) before the next call,
+ * which then resends them on another path. Call until it returns 0 after
+ * every event: that also arms the persist timer.
+ *
+ * Return: the number of packets in @d, 0 when nothing may be sent now.
+ */
+int mrc_conn_next_tx_burst(struct mrc_conn *conn, u64 now,
+			   struct mrc_tx_desc *d, u32 max)
+{
+	u32 i, n = 0;
+	u64 cwnd;
+	int r;
+
+	if (conn->err || !max)
+		return 0;
+	conn->now = now;
+	if (!mrc_conn_tx_begin(conn, now))
+		return 0;
+	cwnd = mrc_cc_cwnd(&conn->cc);
+	r = mrc_conn_next_rtx(conn, now, cwnd, d);
+	if (r > 0) {
+		n = 1;
+		goto sent;
+	}
+	if (r < 0)
+		goto idle;
+	/*
+	 * While a loss is being recovered, one packet per path in rotation:
+	 * spread over every path, the packets sent after a loss are what
+	 * proves which paths still work (a timeout blames its path only when
+	 * something sent later was answered), and a burst would put a whole
+	 * window on a few paths that may all be dead.
+	 */
+	if (conn->ttr.open || conn->tx.lost_pkts)
+		max = 1;
+	while (n < max &&
+	       mrc_conn_next_new_pkt(conn, now, cwnd, n ? d[0].path : -1,
+				     &d[n])) {
+		/* only a full packet may have another behind it */
+		if (d[n++].len < conn->p.max_payload)
+			break;
+	}
+	if (!n)
+		goto idle;
 sent:
 	conn->tx_out_pending = true;
-	conn->tx_out_path = d->path;
+	conn->tx_out_path = d[0].path;
+	conn->tx_out_psn = d[0].psn;
+	conn->tx_out_n = n;
 	mrc_conn_data_moved(conn, now);
 	conn->persist_at = 0;
-	conn->st.tx_pkts++;
-	conn->st.tx_bytes += d->len;
-	return 1;
+	for (i = 0; i < n; i++) {
+		conn->st.tx_pkts++;
+		conn->st.tx_bytes += d[i].len;
+	}
+	return (int)n;
 idle:
 	mrc_conn_update_persist(conn, now);
 	return 0;
+}
+
+/**
+ * mrc_conn_next_tx() - the next data packet to send, if any: a burst of
+ * one (mrc_conn_next_tx_burst()).
+ * @conn: connection.
+ * @now: current time.
+ * @d: filled with the packet to send.
+ *
+ * Return: 1 with @d filled, 0 when nothing may be sent now.
+ */
+int mrc_conn_next_tx(struct mrc_conn *conn, u64 now, struct mrc_tx_desc *d)
+{
+	return mrc_conn_next_tx_burst(conn, now, d, 1);
 }
 
 /**
@@ -396,6 +470,13 @@ static u16 mrc_conn_probe_pad(const struct mrc_conn *conn)
 	if (!(conn->p.caps & MRC_CAP_PROBE_PAD) || data <= probe)
 		return 0;
 	return (u16)min_t(u32, data - probe, MRC_PROBE_PAD_MAX);
+}
+
+/* Is the probe outstanding on @p a reverse-liveness probe? */
+static bool mrc_conn_reverse_probe(const struct mrc_path *p)
+{
+	return (p->flags & MRC_PATHF_REV_OUT) &&
+	       (p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP);
 }
 
 /* How far back a quoted probe id may be: the probes of a few seconds. */
@@ -618,7 +699,15 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 		    !mrc_conn_probe_wanted(&conn->paths.paths[idx]))
 			continue;
 		mrc_conn_build_probe(conn, now, pkt);
-		pkt->u.probe.pad_len = mrc_conn_probe_pad(conn);
+		/*
+		 * A path in use probed for its reverse direction carries our
+		 * SACKs and NACKs, not our data (data would have been
+		 * answered): a small probe proves what it must, where one as
+		 * large as data would cost a data packet's bytes each way
+		 * every few probe intervals on every path of a receiver.
+		 */
+		if (!mrc_conn_reverse_probe(&conn->paths.paths[idx]))
+			pkt->u.probe.pad_len = mrc_conn_probe_pad(conn);
 		mrc_path_probe_stamp(&conn->paths, idx, now);
 		*ev = conn->paths.paths[idx].ev;
 		conn->st.tx_ctrl++;
@@ -743,33 +832,36 @@ static bool mrc_conn_refused(struct mrc_conn *conn, int idx,
 }
 
 /**
- * mrc_conn_tx_failed() - the local stack refused the data packet that
- * mrc_conn_next_tx() just returned: it never left.
+ * mrc_conn_tx_failed() - the local stack refused the data packets that
+ * mrc_conn_next_tx_burst() just returned: they never left.
  * @conn: connection.
- * @psn: the packet's PSN (@d->psn).
- * @ev: the EV it was to go out on (@d->ev).
- * @err: how it was refused; MRC_TXERR_CONGESTED changes nothing (the
- *	packet may have been queued).
+ * @psn: the PSN of the first packet refused: it and every later packet
+ *	of its burst never left (a burst is one packet, or a few, for the
+ *	stack: refused together).
+ * @ev: the EV they were to go out on.
+ * @err: how they were refused; MRC_TXERR_CONGESTED changes nothing (they
+ *	may have been queued).
  * @now: current time.
  *
- * The packet leaves the in-flight accounting (congestion control is not
- * told and no RTT or RTO changes: it never left) and goes to the lost
- * queue. Refused by the route or the device, it is resent on another path
- * at once, in the same push, and its path is out (mrc_path_on_tx_refused(),
- * reason TX_REFUSED); dropped by a full queue, it waits for the pause
- * that drop begins (mrc_conn_tx_pause()), and its path is out only at the
- * end of a run of drops. When every path keeps refusing, sending holds for
- * an RTO (mrc_conn_tx_hold()) rather than spin, and the retry budget ends
- * the connection.
+ * The packets leave the in-flight accounting (congestion control is not
+ * told and no RTT or RTO changes: they never left) and go to the lost
+ * queue. Refused by the route or the device, they are resent on another
+ * path at once, in the same push, and their path is out
+ * (mrc_path_on_tx_refused(), reason TX_REFUSED); dropped by a full queue,
+ * they wait for the pause that drop begins (mrc_conn_tx_pause()), and
+ * their path is out only at the end of a run of drops. A burst counts as
+ * one refusal. When every path keeps refusing, sending holds for an RTO
+ * (mrc_conn_tx_hold()) rather than spin, and the retry budget ends the
+ * connection.
  *
- * Return: 1 if the packet will be resent, 0 if nothing changed, -EINVAL
+ * Return: 1 if the packets will be resent, 0 if nothing changed, -EINVAL
  * for a PSN or EV that is not the one just sent.
  */
 int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
 		       enum mrc_conn_txerr err, u64 now)
 {
 	const struct mrc_tx_entry *e;
-	bool rtx;
+	u32 i, n, taken = 0;
 	int idx, r;
 
 	if (conn->err || err == MRC_TXERR_CONGESTED)
@@ -778,18 +870,39 @@ int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
 	e = mrc_tx_entry_of(&conn->tx, psn);
 	if (idx < 0 || !e)
 		return -EINVAL;
+	/* from @psn to the end of the burst it belongs to */
+	n = 1;
+	if (conn->tx_out_pending) {
+		s32 at = mrc_psn_diff(psn, conn->tx_out_psn);
+
+		if (at >= 0 && (u32)at < conn->tx_out_n)
+			n = conn->tx_out_n - (u32)at;
+	}
 	conn->now = now;
 	conn->tx_out_pending = false;
-	rtx = e->state == MRC_TXS_RTX;
-	r = mrc_tx_unsent(&conn->tx, psn, (u16)idx);
-	if (r <= 0)
-		return r ? -EINVAL : 0;
-	/* it never left */
-	conn->st.tx_pkts--;
-	conn->st.tx_bytes -= e->len;
-	if (rtx)
-		conn->st.rtx_pkts--;
-	mrc_ttr_on_loss(&conn->ttr, psn, now);
+	for (i = 0; i < n; i++) {
+		u32 q = mrc_psn_add(psn, i);
+		bool rtx;
+
+		e = mrc_tx_entry_of(&conn->tx, q);
+		if (!e)
+			break;
+		rtx = e->state == MRC_TXS_RTX;
+		r = mrc_tx_unsent(&conn->tx, q, (u16)idx);
+		if (r < 0)
+			return taken ? 1 : -EINVAL;
+		if (!r)
+			continue;
+		/* it never left */
+		conn->st.tx_pkts--;
+		conn->st.tx_bytes -= e->len;
+		if (rtx)
+			conn->st.rtx_pkts--;
+		taken++;
+		mrc_ttr_on_loss(&conn->ttr, q, now);
+	}
+	if (!taken)
+		return 0;
 	mrc_conn_refused(conn, idx, err, now);
 	return 1;
 }

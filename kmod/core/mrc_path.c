@@ -555,6 +555,36 @@ int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude)
 	return excluded >= 0 ? excluded : -ENOENT;
 }
 
+int mrc_path_pick_rtx(struct mrc_path_table *t, mrc_time_t now, int exclude)
+{
+	int fallback = -1, excluded = -1;
+	struct mrc_path *p;
+	u32 n, idx;
+
+	for (n = 0; n < t->count; n++) {
+		if (t->rtx_cursor >= t->count)
+			t->rtx_cursor = 0;
+		idx = t->order[t->rtx_cursor++];
+		p = &t->paths[idx];
+		if (p->state == MRC_PATH_SKIP && now >= p->skip_until)
+			mrc_path_set_state(t, idx, MRC_PATH_GOOD,
+					   MRC_PR_SKIP_EXPIRED, now);
+		if (!mrc_path_in_use(p))
+			continue;
+		if ((int)idx == exclude) {
+			excluded = idx;
+			continue;
+		}
+		if (p->state == MRC_PATH_GOOD)
+			return idx;
+		if (fallback < 0)
+			fallback = idx;
+	}
+	if (fallback >= 0)
+		return fallback;
+	return excluded >= 0 ? excluded : -ENOENT;
+}
+
 int mrc_path_pick_heard(const struct mrc_path_table *t)
 {
 	mrc_time_t best_at = 0;

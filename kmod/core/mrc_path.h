@@ -279,6 +279,8 @@ struct mrc_prng {
  * @count: entries in use.
  * @cursor: next position in @order.
  * @rotations: completed rotations since the last reshuffle.
+ * @rtx_cursor: next position in @order for retransmissions
+ *	(mrc_path_pick_rtx()).
  * @plane_down: bitmap of local planes that are down.
  * @peer_down: bitmap of planes whose port on the peer is down.
  * @target: active paths wanted per plane (set by mrc_path_build()).
@@ -310,6 +312,7 @@ struct mrc_path_table {
 	u32 count;
 	u32 cursor;
 	u32 rotations;
+	u32 rtx_cursor;
 	u32 plane_down;
 	u32 peer_down;
 	u16 target[MRC_PATH_MAX_PLANES];
@@ -419,6 +422,22 @@ int mrc_path_lookup_ev(const struct mrc_path_table *t, u32 ev);
  * Return: index, or -ENOENT if no path is usable at all.
  */
 int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude);
+
+/**
+ * mrc_path_pick_rtx() - the path for a retransmission.
+ * @t: table.
+ * @now: current time.
+ * @exclude: index to avoid (where the packet was lost), or -1.
+ *
+ * As mrc_path_pick(), with a rotation of its own: were retransmissions to
+ * take turns in the rotation of new data and control packets, a steady
+ * pattern (one retransmission and one SACK per timeout, say) could give
+ * every turn of one path to the SACKs, and no retransmission would ever
+ * use that path, even when it is the only one left that works.
+ *
+ * Return: index, or -ENOENT if no path is usable at all.
+ */
+int mrc_path_pick_rtx(struct mrc_path_table *t, mrc_time_t now, int exclude);
 
 /**
  * mrc_path_pick_heard() - the path for an answer to the peer's probe: the

@@ -704,7 +704,11 @@ int mrc_pkt_decode(const u8 *buf, u32 len, struct mrc_pkt *out)
  *
  * Every field present is checked as mrc_pkt_decode() checks it (the
  * payload of a data packet is never read; a probe's padding is checked as
- * far as it is quoted). A quote of any other packet must be whole.
+ * far as it is quoted), except that a data packet's payload length need
+ * not agree with its DMA length: the quote of a burst sent as one
+ * segmentation-offload packet and dropped whole carries the lengths of
+ * all its packets (its payload_len is then 0). A quote of any other
+ * packet must be whole.
  *
  * Return: 0, or a negative enum mrc_wire_err.
  */
@@ -739,7 +743,17 @@ int mrc_pkt_decode_quote(const u8 *buf, u32 have, u32 len,
 	}
 	if (err)
 		return err;
-	return mrc_pkt_check(out);
+	err = mrc_pkt_check(out);
+	/*
+	 * A burst forwarded whole (a segmentation-offload packet crossing a
+	 * veth) is quoted with the lengths of all its packets: the payload
+	 * length the first packet's header implies cannot be checked.
+	 */
+	if (err == -MRC_WERR_PAYLOAD_LEN && out->type == MRC_PKT_DATA) {
+		out->u.data.payload_len = 0;
+		return 0;
+	}
+	return err;
 }
 
 /* ---- encoding: fields to raw bytes (values already checked) ---- */

@@ -15,10 +15,22 @@
 
 using namespace mrcsim;
 
+// --burst N: packets per burst instead of the kernel's (0: as the scenario)
+static uint32_t burst_override;
+
+static bool make_run(const std::string &name, uint64_t seed, Scenario &sc)
+{
+	if (!make_scenario(name, seed, sc))
+		return false;
+	if (burst_override)
+		sc.burst = burst_override;
+	return true;
+}
+
 static void usage()
 {
 	std::fprintf(stderr, "usage: mrc_sim [--scenario NAME|all] [--seed N | --seeds A-B] "
-			     "[-v] [--report] [--list]\n");
+			     "[--burst N] [-v] [--report] [--list]\n");
 	std::exit(2);
 }
 
@@ -30,7 +42,7 @@ static int check(const std::vector<std::string> &names, uint64_t lo, uint64_t hi
 		uint64_t worst_stall = 0, worst_seed = 0;
 		for (uint64_t seed = lo; seed <= hi; seed++) {
 			Scenario sc;
-			make_scenario(n, seed, sc);
+			make_run(n, seed, sc);
 			Result r = run(sc, seed, verbose);
 			runs++;
 			if (r.stall_ns > worst_stall) {
@@ -47,7 +59,7 @@ static int check(const std::vector<std::string> &names, uint64_t lo, uint64_t hi
 			}
 		}
 		Scenario sc;
-		make_scenario(n, lo, sc);
+		make_run(n, lo, sc);
 		std::printf(
 		    "%-12s seeds %llu-%llu: longest stall after fault %.1f us (seed %llu)%s\n",
 		    n.c_str(), (unsigned long long)lo, (unsigned long long)hi, worst_stall / 1000.0,
@@ -72,7 +84,7 @@ static int report(const std::vector<std::string> &names, uint64_t lo, uint64_t h
 		uint64_t ok = 0, stall = 0, ttr_max = 0, ttr_n = 0, ttr_tot = 0, rtx = 0, sp = 0;
 		for (uint64_t seed = lo; seed <= hi; seed++) {
 			Scenario sc;
-			make_scenario(n, seed, sc);
+			make_run(n, seed, sc);
 			Result r = run(sc, seed, false);
 			ok += r.ok;
 			if (r.end_ns)
@@ -114,6 +126,8 @@ int main(int argc, char **argv)
 				usage();
 			lo = std::strtoull(s.substr(0, dash).c_str(), nullptr, 0);
 			hi = std::strtoull(s.substr(dash + 1).c_str(), nullptr, 0);
+		} else if (a == "--burst" && i + 1 < argc) {
+			burst_override = (uint32_t)std::strtoul(argv[++i], nullptr, 0);
 		} else if (a == "-v") {
 			verbose = true;
 		} else if (a == "--report") {

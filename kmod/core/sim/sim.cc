@@ -488,17 +488,31 @@ bool Sim::kick(int side)
 			e.msgs_written++;
 		}
 	}
-	mrc_tx_desc d;
-	while (mrc_conn_next_tx(c, now_, &d)) {
-		int h = mrc_conn_build_data_hdr(c, &d, buf, sizeof(buf));
-		if (h < 0)
-			return fail(std::string("data header encode: ") + mrc_wire_err_name(h));
-		if (d.off + d.len > e.total)
-			return fail("sender sent beyond what was written");
-		std::vector<uint8_t> bytes(buf, buf + h);
-		bytes.resize(h + d.len + mrc_pad_len(d.len), 0);
-		fill_pattern(side, d.off, d.len, bytes.data() + h);
-		transmit(side, d.cfg_id, d.ev, std::move(bytes));
+	std::vector<mrc_tx_desc> ds(std::max<uint32_t>(sc_.burst, 1));
+	int nd;
+	while ((nd = mrc_conn_next_tx_burst(c, now_, ds.data(), (uint32_t)ds.size())) > 0) {
+		for (int k = 0; k < nd; k++) {
+			const mrc_tx_desc &d = ds[k];
+			// what the kernel turns into one segmentation-offload packet
+			if (k && (d.path != ds[0].path || d.rtx ||
+				  d.psn != ((ds[0].psn + k) & MRC_PSN_MASK) ||
+				  ds[k - 1].len != c->p.max_payload))
+				return fail("a burst of other than full packets with "
+					    "consecutive PSNs on one path");
+			int h = mrc_conn_build_data_hdr(c, &d, buf, sizeof(buf));
+			if (h < 0)
+				return fail(std::string("data header encode: ") +
+					    mrc_wire_err_name(h));
+			if (d.off + d.len > e.total)
+				return fail("sender sent beyond what was written");
+			std::vector<uint8_t> bytes(buf, buf + h);
+			bytes.resize(h + d.len + mrc_pad_len(d.len), 0);
+			fill_pattern(side, d.off, d.len, bytes.data() + h);
+			if (getenv("SIMDBG"))
+				log("side %d tx psn %u cfg %u rtx %d", side, d.psn, d.cfg_id,
+				    d.rtx);
+			transmit(side, d.cfg_id, d.ev, std::move(bytes));
+		}
 	}
 	mrc_pkt pkt;
 	uint32_t ev;

@@ -55,6 +55,9 @@ struct Scenario {
 	bool expect_timeout = false; // all paths die for good
 	uint64_t stall_limit_ns = 0; // assert the longest stall (0: report only)
 	uint64_t time_limit_ns = 3ULL * 1000000000ULL;
+	// new packets per burst on one path, as the kernel sends them
+	// (mrc_conn_next_tx_burst(); mrc_sim --burst N)
+	uint32_t burst = MRC_CONN_TX_BURST;
 	mrc_conn_params params{}; // both sides (QPNs, PSNs, keys set per side)
 };
 

@@ -3,7 +3,8 @@
 // error is not a packet in flight. The engine hears of it in the same
 // push (mrc_conn_tx_failed(), mrc_conn_ctrl_failed()), resends the data
 // on another path at once, takes the path out (reason TX_REFUSED) and
-// never spins when every path refuses.
+// never spins when every path refuses. Bursts (mrc_conn_next_tx_burst()):
+// a run of full packets on one path, refused and resent as a whole.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +30,8 @@ struct Pair {
 	uint64_t now = 1000;
 	uint8_t buf[4096];
 
-	explicit Pair(uint32_t backups = 2)
+	// @cwnd: a window of that many bytes from the start (0: the default)
+	explicit Pair(uint32_t backups = 2, uint64_t cwnd = 0)
 	{
 		static const mrc_path_cand cands[] = {
 		    {1, 1, 0}, {2, 1, 0}, {3, 1, 0}, {4, 1, 1}, {5, 1, 1}, {6, 1, 1},
@@ -40,6 +42,10 @@ struct Pair {
 			p.policy.backups = backups;
 			p.policy.max_paths = 6;
 			p.policy.min_active = 2;
+			if (cwnd) {
+				p.cc.init_cwnd = cwnd;
+				p.cc.max_cwnd = std::max<uint64_t>(p.cc.max_cwnd, cwnd);
+			}
 			st[s].assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 			EXPECT_EQ(mrc_conn_init(&c[s], &p, st[s].data(), cands, 6, 0), 0);
 		}
@@ -430,3 +436,115 @@ TEST(TxErr, RefusedControlPackets)
 }
 
 } // namespace
+
+// ---- bursts (mrc_conn_next_tx_burst()) ----
+
+// New data goes out in bursts: up to @max full packets with consecutive
+// PSNs on one path, the next burst on the next path in rotation, so every
+// path carries the same share; a packet shorter than the payload ends
+// its burst. Fails if the engine sprays within a burst or skips paths.
+TEST(Burst, FullPacketsInARowOnOnePathThenTheNext)
+{
+	Pair pr(0, 100 * MRC_CONN_DEF_PAYLOAD);
+	mrc_tx_desc d[8];
+	std::vector<uint32_t> per_path(6, 0);
+	const uint32_t mss = pr.c[0].p.max_payload;
+
+	// 6 bursts of 4, then a short tail
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 24 * mss + 100, false), 0);
+	for (int b = 0; b < 6; b++) {
+		ASSERT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 4), 4) << "burst " << b;
+		for (int k = 0; k < 4; k++) {
+			EXPECT_EQ(d[k].path, d[0].path);
+			EXPECT_EQ(d[k].psn, (d[0].psn + k) & MRC_PSN_MASK);
+			EXPECT_EQ(d[k].len, mss);
+			EXPECT_FALSE(d[k].rtx);
+			pr.deliver(0, d[k]);
+		}
+		per_path[d[0].path] += 4;
+	}
+	for (uint32_t i = 0; i < 6; i++)
+		EXPECT_EQ(per_path[i], 4u) << "path " << i << ": one burst each per rotation";
+	// the tail: one short packet, alone
+	ASSERT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 4), 1);
+	EXPECT_EQ(d[0].len, 100u);
+	EXPECT_TRUE(d[0].ack_req) << "the tail asks for a SACK";
+	pr.deliver(0, d[0]);
+	EXPECT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 4), 0);
+	pr.settle();
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	EXPECT_EQ(pr.c[1].rcv_read, 24u * mss + 100);
+	EXPECT_EQ(pr.c[0].st.tx_pkts, 25u);
+}
+
+// While a loss is being recovered, bursts are of one packet on the next
+// path each: the packets sent after a loss must reach many paths to prove
+// which still work. Fails if a burst goes out with a loss outstanding.
+TEST(Burst, OnePacketPerPathWhileALossIsRecovered)
+{
+	Pair pr(0, 100 * MRC_CONN_DEF_PAYLOAD);
+	mrc_tx_desc d[8], r[8];
+	const uint32_t mss = pr.c[0].p.max_payload;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 40 * mss, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 8), 8);
+	// the first burst never left: a loss to recover (its path is out)
+	ASSERT_EQ(mrc_conn_tx_failed(&pr.c[0], d[0].psn, d[0].ev, MRC_TXERR_REFUSED, pr.now), 1);
+	ASSERT_TRUE(pr.c[0].ttr.open);
+	std::set<uint32_t> paths;
+	// the 8 lost packets again, then new ones, until the window is full
+	for (int i = 0; i < 13; i++) {
+		int n = mrc_conn_next_tx_burst(&pr.c[0], pr.now, r, 8);
+		ASSERT_EQ(n, 1) << "call " << i << ": a burst while recovering";
+		EXPECT_EQ(r[0].rtx, i < 8);
+		if (!r[0].rtx)
+			paths.insert(r[0].path);
+		pr.deliver(0, r[0]);
+	}
+	EXPECT_EQ(paths.size(), 5u) << "new packets after a loss go to every usable path";
+	// recovered once the peer acknowledges: bursts again
+	pr.ctrl(1);
+	ASSERT_FALSE(pr.c[0].ttr.open);
+	ASSERT_EQ(pr.c[0].tx.lost_pkts, 0u);
+	EXPECT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 8), 8);
+}
+
+// A burst the local stack refuses is one refusal: every packet of it is
+// taken back (not in flight, not counted as sent) and resent on other
+// paths at once; a refusal reported from the middle of a burst takes back
+// that packet and the rest, not those before it. Fails if only the first
+// packet is taken back (the others would wait for their RTO) or if each
+// packet counts as a refusal (a burst of 8 would hold the connection).
+TEST(Burst, RefusedBurstIsTakenBackWhole)
+{
+	Pair pr(0, 100 * MRC_CONN_DEF_PAYLOAD);
+	mrc_tx_desc d[8], r;
+	const uint32_t mss = pr.c[0].p.max_payload;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 40 * mss, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx_burst(&pr.c[0], pr.now, d, 8), 8);
+	EXPECT_EQ(mrc_conn_tx_failed(&pr.c[0], d[0].psn, d[0].ev, MRC_TXERR_REFUSED, pr.now), 1);
+	EXPECT_EQ(pr.c[0].tx.inflight_pkts, 0u);
+	EXPECT_EQ(pr.c[0].tx.lost_pkts, 8u);
+	EXPECT_EQ(pr.c[0].st.tx_pkts, 0u);
+	EXPECT_EQ(pr.c[0].refuse_run, 1u) << "one burst, one refusal";
+	EXPECT_EQ(pr.path(0, d[0].path)->state, MRC_PATH_ASSUMED_BAD);
+	for (int k = 0; k < 8; k++) {
+		ASSERT_EQ(mrc_conn_next_tx(&pr.c[0], pr.now, &r), 1);
+		EXPECT_EQ(r.psn, d[k].psn);
+		EXPECT_TRUE(r.rtx);
+		EXPECT_NE(r.path, d[0].path);
+		pr.deliver(0, r);
+	}
+
+	// refused from its fourth packet on: the first three left
+	Pair pm(0, 100 * MRC_CONN_DEF_PAYLOAD);
+	ASSERT_EQ(mrc_conn_app_write(&pm.c[0], 40 * mss, false), 0);
+	ASSERT_EQ(mrc_conn_next_tx_burst(&pm.c[0], pm.now, d, 8), 8);
+	EXPECT_EQ(mrc_conn_tx_failed(&pm.c[0], d[3].psn, d[3].ev, MRC_TXERR_REFUSED, pm.now), 1);
+	EXPECT_EQ(pm.c[0].tx.inflight_pkts, 3u);
+	EXPECT_EQ(pm.c[0].tx.lost_pkts, 5u);
+	EXPECT_EQ(pm.c[0].st.tx_pkts, 3u);
+	ASSERT_EQ(mrc_conn_next_tx(&pm.c[0], pm.now, &r), 1);
+	EXPECT_EQ(r.psn, d[3].psn);
+}
