@@ -24,6 +24,7 @@
 #   BENCH_QUEUE [40 ms at the rate, >= 64 KiB: the shaper's tbf limit]
 #   BENCH_PROTOS ["mrc tcp tcp-ecmp mptcp"]
 #   BENCH_SCENARIOS ["aggregate loss blackhole planedown rr cpu profile many"]
+#   BENCH_TX_BURST [the module's: mrc.ko's tx_burst parameter, 1 = per-packet spraying]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../selftests/lib.sh"

@@ -33,6 +33,12 @@ proto_args() {
 bench_fabric_up() {
 	log "loading mrc.ko, building the $P x $S fabric"
 	mrc_module_load
+	# BENCH_TX_BURST: packets per burst on one path (the tx_burst module
+	# parameter; 1 sprays every packet, as before bursts)
+	if [ -n "${BENCH_TX_BURST:-}" ]; then
+		echo "$BENCH_TX_BURST" > /sys/module/mrc/parameters/tx_burst
+	fi
+	log "tx_burst $(cat /sys/module/mrc/parameters/tx_burst)"
 	mrc_fabric_build "$P" "$S" || { echo "bench: fabric build failed"; exit 1; }
 	log "fabric built; configuring MRC"
 	mrc_fabric_pin_addr 1 0

@@ -5,11 +5,14 @@
  * The engine (kmod/core/mrc_conn.c) makes every protocol decision in
  * stream offsets and PSNs; this file owns the bytes and the packets:
  *
- *  - sendmsg copies the application's bytes into skbs on msk->sndq (one
- *    stream, offsets from 0) and tells the engine; mrc_glue_push() asks
- *    the engine what to send and builds each packet from its descriptor,
- *    copying the payload out of sndq (a retransmission copies it again);
- *    bytes below the engine's snd_una are freed.
+ *  - sendmsg copies the application's bytes into page fragments held by
+ *    skbs on msk->sndq (one stream, offsets from 0), the one copy they
+ *    get, and tells the engine; mrc_glue_push() asks the engine what to
+ *    send, a burst of packets on one path at a time, and builds them as
+ *    one skb: each packet's MRC header followed by its payload, the
+ *    send queue's pages by reference (a retransmission refers to them
+ *    again), sent as one segmentation-offload packet whose every segment
+ *    is a whole MRC packet; bytes below the engine's snd_una are freed.
  *  - received data skbs are trimmed to their payload and kept by stream
  *    offset (msk->ofo) until the engine says they are contiguous, then
  *    moved to sk_receive_queue in order. The engine has already rejected
@@ -90,11 +93,21 @@ static u32 mrc_glue_mpr_units(u64 bytes)
 /* Packets one push may send before yielding to the timer. */
 #define MRC_GLUE_PUSH_BUDGET	128
 /*
- * Bytes per skb on the send queue: with its skb_shared_info a chunk fills
- * exactly 64 KiB (a full 64 KiB of data would take a 128 KiB allocation
- * and charge the socket twice the bytes it holds).
+ * Largest UDP payload of one segmentation-offload packet: the UDP length
+ * and the IPv6 payload length (inner headers, then an outer header and
+ * the largest SRH) are 16-bit fields.
  */
-#define MRC_GLUE_SNDQ_CHUNK	SKB_WITH_OVERHEAD(64 * 1024)
+#define MRC_GLUE_GSO_MAX	60000
+/* Fragments a packet of a burst may need: header, payload, pad. */
+#define MRC_GLUE_SEG_FRAGS	4
+
+static unsigned int tx_burst = MRC_CONN_TX_BURST;
+module_param(tx_burst, uint, 0644);
+MODULE_PARM_DESC(tx_burst,
+		 "new data packets sent in a row on one path, as one segmentation-offload packet (1: every packet on the next path; default "
+		 __stringify(MRC_CONN_TX_BURST) ")");
+/* Bytes per skb on the send queue (its pages: fragments of up to 32 KiB). */
+#define MRC_GLUE_SNDQ_CHUNK	(64 * 1024)
 
 static struct mrc_cfg_cand *mrc_glue_lookup_paths(struct net *net,
 						  const struct in6_addr *daddr,
@@ -362,6 +375,10 @@ void mrc_glue_release(struct mrc_sock *msk)
 	msk->route_caches = NULL;
 	msk->ncands = 0;
 	skb_queue_purge(&msk->sndq);
+	if (msk->hdr_frag.page) {
+		put_page(msk->hdr_frag.page);
+		msk->hdr_frag.page = NULL;
+	}
 	msk->sndq_bytes = 0;
 	WRITE_ONCE(msk->snd_msgs_full, false);
 	while ((n = rb_first(&msk->ofo))) {
@@ -422,17 +439,29 @@ static struct mrc_probe_seen *mrc_glue_probe_slot(struct mrc_dp_net *dn,
 	return &dn->probe_seen[h & (MRC_PROBE_SEEN - 1)];
 }
 
-/* Is a path probe of ours outstanding on @ev? */
-static bool mrc_glue_path_probe_out(const struct mrc_sock *msk, u32 ev)
+/*
+ * The size a path probe of ours outstanding on @ev proves (bytes beyond
+ * its headers: a reverse-liveness probe of a path in use is small), or
+ * -1 when none is outstanding.
+ */
+static int mrc_glue_path_probe_out(const struct mrc_sock *msk, u32 ev)
 {
 	int idx = mrc_conn_path_of_ev(msk->conn, ev);
+	const struct mrc_path *p;
 
-	return idx >= 0 &&
-	       (mrc_conn_path(msk->conn, idx)->flags & MRC_PATHF_PROBE_OUT);
+	if (idx < 0)
+		return -1;
+	p = mrc_conn_path(msk->conn, idx);
+	if (!(p->flags & MRC_PATHF_PROBE_OUT))
+		return -1;
+	if ((p->flags & MRC_PATHF_REV_OUT) &&
+	    (p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP))
+		return 0;
+	return mrc_glue_probe_size(msk);
 }
 
-/* A probe of ours on @ev was answered: remember it for the others. */
-static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u64 now)
+/* A probe of ours on @ev, proving @size, was answered: remember it. */
+static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u32 size, u64 now)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
 	const struct mrc_route *rt = mrc_glue_probe_route(msk, ev);
@@ -444,7 +473,7 @@ static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u64 now)
 	spin_lock_bh(&dn->probe_seen_lock);
 	e->peer = msk->daddr;
 	e->path_id = rt->path_id;
-	e->size = mrc_glue_probe_size(msk);
+	e->size = size;
 	e->at = now;
 	spin_unlock_bh(&dn->probe_seen_lock);
 }
@@ -529,37 +558,257 @@ static bool mrc_glue_txerr(struct net *net, int err, enum mrc_conn_txerr *kind)
 	return true;
 }
 
-/* Return: 0, or the error of the local stack (mrc_xmit()). */
-static int mrc_glue_send_data(struct mrc_sock *msk, const struct mrc_tx_desc *d)
+/*
+ * Add @len bytes of @page at @off to @skb's fragments, merged with the
+ * last one when they continue it. Return: false when no fragment is left.
+ */
+static bool mrc_glue_add_frag(struct sk_buff *skb, struct page *page, u32 off,
+			      u32 len)
 {
-	struct net *net = sock_net(&msk->sk);
+	int i = skb_shinfo(skb)->nr_frags;
+
+	if (i && skb_can_coalesce(skb, i, page, off)) {
+		skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], len);
+	} else {
+		if (i >= MAX_SKB_FRAGS)
+			return false;
+		get_page(page);
+		skb_fill_page_desc(skb, i, page, off, len);
+	}
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return true;
+}
+
+/*
+ * Walk the send queue's fragments holding stream bytes [off, off + len):
+ * with @skb, attach them to it; without, count them. Return: fragments
+ * (at most MAX_SKB_FRAGS + 1), or -EFAULT when the bytes are not queued.
+ */
+static int mrc_glue_sndq_frags(struct mrc_sock *msk, u64 off, u32 len,
+			       struct sk_buff *skb)
+{
+	struct sk_buff *q;
+	int frags = 0;
+
+	if (!len)
+		return 0;
+	skb_queue_walk(&msk->sndq, q) {
+		struct mrc_skb_cb *cb = MRC_SKB_CB(q);
+		u64 pos;
+		int i;
+
+		if (off >= cb->off + cb->len)
+			continue;
+		if (off < cb->off)
+			return -EFAULT;
+		pos = off - cb->off;
+		for (i = 0; i < skb_shinfo(q)->nr_frags; i++) {
+			const skb_frag_t *f = &skb_shinfo(q)->frags[i];
+			u32 fsz = skb_frag_size(f), n;
+
+			if (pos >= fsz) {
+				pos -= fsz;
+				continue;
+			}
+			n = min_t(u64, len, fsz - pos);
+			if (skb && !mrc_glue_add_frag(skb, skb_frag_page(f),
+						      skb_frag_off(f) + pos, n))
+				return -EFAULT;
+			if (++frags > MAX_SKB_FRAGS)
+				return frags;
+			pos = 0;
+			off += n;
+			len -= n;
+			if (!len)
+				return frags;
+		}
+	}
+	return -EFAULT;
+}
+
+/*
+ * Write a packet's header into the socket's header page, at its free
+ * offset; mrc_glue_take_hdr() then attaches it (or the next write
+ * overwrites it). Return: its length, or a negative errno.
+ */
+static int mrc_glue_write_hdr(struct mrc_sock *msk, const struct mrc_tx_desc *d)
+{
+	struct page_frag *pf = &msk->hdr_frag;
+	int hlen;
+
+	if (!skb_page_frag_refill(MRC_DATA_HDR_MAX, pf, GFP_ATOMIC))
+		return -ENOMEM;
+	hlen = mrc_conn_build_data_hdr(msk->conn, d,
+				       page_address(pf->page) + pf->offset,
+				       MRC_DATA_HDR_MAX);
+	return hlen < 0 ? -EINVAL : hlen;
+}
+
+/* Attach the header mrc_glue_write_hdr() just wrote. */
+static bool mrc_glue_take_hdr(struct mrc_sock *msk, struct sk_buff *skb,
+			      u32 hlen)
+{
+	struct page_frag *pf = &msk->hdr_frag;
+
+	if (!mrc_glue_add_frag(skb, pf->page, pf->offset, hlen))
+		return false;
+	pf->offset += ALIGN(hlen, 4);
+	return true;
+}
+
+/* The zero bytes after a payload that is not whole words. */
+static int mrc_glue_attach_pad(struct mrc_sock *msk, struct sk_buff *skb,
+			       u32 pad)
+{
+	struct page_frag *pf = &msk->hdr_frag;
+
+	if (!pad)
+		return 0;
+	if (!skb_page_frag_refill(4, pf, GFP_ATOMIC))
+		return -ENOMEM;
+	memset(page_address(pf->page) + pf->offset, 0, pad);
+	if (!mrc_glue_add_frag(skb, pf->page, pf->offset, pad))
+		return -EMSGSIZE;
+	pf->offset += 4;
+	return 0;
+}
+
+/*
+ * One packet whose payload is scattered over more send-queue fragments
+ * than an skb holds (small writes of several sockets sharing a task's
+ * page fragment): its payload is copied. Return: the skb, or NULL.
+ */
+static struct sk_buff *mrc_glue_copied_pkt(struct mrc_sock *msk,
+					   const struct mrc_tx_desc *d)
+{
 	u32 pad = mrc_pad_len(d->len);
 	struct sk_buff *skb;
-	struct mrc_flow fl;
 	int hlen;
 
 	skb = mrc_alloc_skb(MRC_DATA_HDR_MAX + d->len + pad, GFP_ATOMIC);
-	if (!skb) {
-		/* The engine retransmits it on timeout. */
-		MRC_INC_STATS(net, MRC_MIB_OUT_DROP_NOMEM);
-		return 0;
-	}
+	if (!skb)
+		return NULL;
 	hlen = mrc_conn_build_data_hdr(msk->conn, d, skb_tail_pointer(skb),
+				       MRC_DATA_HDR_MAX);
+	if (hlen < 0 ||
+	    mrc_glue_copy_out(msk, d->off, d->len, skb_put(skb, hlen + d->len) + hlen)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	if (pad)
+		skb_put_zero(skb, pad);
+	return skb;
+}
+
+/*
+ * Build one skb out of the packets @d[0..@n): the first packet's header
+ * linear, its payload and every later packet's header, payload and pad as
+ * page fragments. Packets join while each is as long on the wire as the
+ * first (the last may be shorter), the fragments and MRC_GLUE_GSO_MAX
+ * allow. More than one packet makes a UDP segmentation-offload skb
+ * (SKB_GSO_UDP_L4) of segments as long as the first packet, so the stack
+ * or the device cuts it into exactly these packets, each with its own
+ * headers. Return: the skb (with *@used packets), or NULL without memory.
+ */
+static struct sk_buff *mrc_glue_build(struct mrc_sock *msk,
+				      const struct mrc_tx_desc *d, u32 n,
+				      u32 *used)
+{
+	u32 seg, total, k, pad;
+	struct sk_buff *skb;
+	int hlen, frags;
+
+	*used = 1;
+	frags = mrc_glue_sndq_frags(msk, d[0].off, d[0].len, NULL);
+	if (frags < 0 || frags + 1 > MAX_SKB_FRAGS)
+		return mrc_glue_copied_pkt(msk, &d[0]);
+	skb = mrc_alloc_skb(MRC_DATA_HDR_MAX, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	hlen = mrc_conn_build_data_hdr(msk->conn, &d[0], skb_tail_pointer(skb),
 				       MRC_DATA_HDR_MAX);
 	if (hlen < 0)
 		goto drop;
 	skb_put(skb, hlen);
-	if (mrc_glue_copy_out(msk, d->off, d->len, skb_put(skb, d->len)))
+	pad = mrc_pad_len(d[0].len);
+	if (mrc_glue_sndq_frags(msk, d[0].off, d[0].len, skb) < 0 ||
+	    mrc_glue_attach_pad(msk, skb, pad))
 		goto drop;
-	if (pad)
-		skb_put_zero(skb, pad);
-	mrc_flow_of(msk, &fl, d->ev);
-	MRC_INC_STATS(net, MRC_MIB_OUT_PKTS);
-	MRC_ADD_STATS(net, MRC_MIB_OUT_BYTES, skb->len);
-	return mrc_xmit(net, skb, mrc_glue_route(msk, d->cfg_id), &fl,
-			msk->sk.sk_mark, msk->sk.sk_priority);
+	seg = hlen + d[0].len + pad;
+	total = seg;
+	for (k = 1; k < n; k++) {
+		u32 sz;
+
+		pad = mrc_pad_len(d[k].len);
+		frags = mrc_glue_sndq_frags(msk, d[k].off, d[k].len, NULL);
+		if (frags < 0 || total + seg > MRC_GLUE_GSO_MAX ||
+		    skb_shinfo(skb)->nr_frags + frags + 2 > MAX_SKB_FRAGS)
+			break;
+		hlen = mrc_glue_write_hdr(msk, &d[k]);
+		if (hlen < 0)
+			goto drop;
+		sz = hlen + d[k].len + pad;
+		/* every segment but the last is as long as the first */
+		if (sz > seg)
+			break;
+		if (!mrc_glue_take_hdr(msk, skb, hlen) ||
+		    mrc_glue_sndq_frags(msk, d[k].off, d[k].len, skb) < 0 ||
+		    mrc_glue_attach_pad(msk, skb, pad))
+			goto drop;
+		total += sz;
+		*used = k + 1;
+		if (sz < seg)
+			break;
+	}
+	if (*used > 1) {
+		skb_shinfo(skb)->gso_size = seg;
+		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+		skb_shinfo(skb)->gso_segs = *used;
+	}
+	return skb;
 drop:
 	kfree_skb(skb);
+	return NULL;
+}
+
+/*
+ * Send the burst @d[0..@n) (mrc_conn_next_tx_burst(): one path, PSN
+ * order), as few skbs as mrc_glue_build() makes of it. Return: 0, or the
+ * error of the local stack with *@failed set to the first packet that did
+ * not leave (the rest were not tried).
+ */
+static int mrc_glue_send_burst(struct mrc_sock *msk, const struct mrc_tx_desc *d,
+			       u32 n, u32 *failed)
+{
+	struct net *net = sock_net(&msk->sk);
+	const struct mrc_route *rt = mrc_glue_route(msk, d[0].cfg_id);
+	struct mrc_flow fl;
+	u32 k = 0, used;
+	int err;
+
+	mrc_flow_of(msk, &fl, d[0].ev);
+	while (k < n) {
+		struct sk_buff *skb = mrc_glue_build(msk, d + k, n - k, &used);
+
+		if (!skb) {
+			/* The engine retransmits them on timeout. */
+			MRC_ADD_STATS(net, MRC_MIB_OUT_DROP_NOMEM, n - k);
+			return 0;
+		}
+		MRC_ADD_STATS(net, MRC_MIB_OUT_PKTS, used);
+		MRC_ADD_STATS(net, MRC_MIB_OUT_BYTES, skb->len);
+		if (used > 1)
+			MRC_INC_STATS(net, MRC_MIB_OUT_BURSTS);
+		err = mrc_xmit(net, skb, rt, &fl, msk->sk.sk_mark,
+			       msk->sk.sk_priority);
+		if (err) {
+			*failed = k;
+			return err;
+		}
+		k += used;
+	}
 	return 0;
 }
 
@@ -895,14 +1144,17 @@ int mrc_glue_push(struct mrc_sock *msk)
 {
 	struct net *net = sock_net(&msk->sk);
 	struct mrc_conn *conn = msk->conn;
+	struct mrc_tx_desc d[MRC_CONN_TX_BURST];
 	int budget = MRC_GLUE_PUSH_BUDGET;
 	enum mrc_conn_txerr kind;
-	struct mrc_tx_desc d;
+	u32 burst, failed = 0;
+	int n;
 	struct mrc_pkt pkt;
 	u64 now;
 	u32 ev;
 	int r;
 
+	msk->push_batch = false;
 	if (!mrc_glue_live(msk))
 		return 0;
 	now = ktime_get_ns();
@@ -936,10 +1188,15 @@ int mrc_glue_push(struct mrc_sock *msk)
 	 * out of flight and resends it on another path in this same loop
 	 * (issue #14), instead of waiting for its RTO.
 	 */
-	while (budget > 0 && mrc_conn_next_tx(conn, (now = ktime_get_ns()), &d) > 0) {
-		if (mrc_glue_txerr(net, mrc_glue_send_data(msk, &d), &kind))
-			mrc_conn_tx_failed(conn, d.psn, d.ev, kind, now);
-		budget--;
+	burst = clamp_t(u32, MRC_GLUE_GSO_MAX /
+			(MRC_DATA_HDR_MAX + conn->p.max_payload), 1,
+			min_t(u32, READ_ONCE(tx_burst) ?: 1, MRC_CONN_TX_BURST));
+	while (budget > 0 &&
+	       (n = mrc_conn_next_tx_burst(conn, (now = ktime_get_ns()), d,
+					   min_t(u32, burst, budget))) > 0) {
+		if (mrc_glue_txerr(net, mrc_glue_send_burst(msk, d, n, &failed), &kind))
+			mrc_conn_tx_failed(conn, d[failed].psn, d[failed].ev, kind, now);
+		budget -= n;
 	}
 	mrc_glue_events(msk);
 	mrc_glue_free_acked(msk);
@@ -980,6 +1237,56 @@ bool mrc_glue_pkt_too_big(struct mrc_sock *msk, const struct mrc_pkt *quote,
 		*verdict = mrc_glue_push(msk);
 	}
 	return ret >= 0;
+}
+
+/**
+ * mrc_glue_ptb_defer() - keep a packet-too-big that arrived while a
+ * process owned the socket for release_cb (mrc_glue_ptb_deferred()); a
+ * later one replaces it.
+ * @msk: the socket (bh-locked, owned by a process).
+ * @quote: the quoted packet, decoded.
+ * @ev: the EV it was sent on.
+ * @room: the largest MRC packet the reported MTU carries on that path.
+ */
+void mrc_glue_ptb_defer(struct mrc_sock *msk, const struct mrc_pkt *quote,
+			u32 ev, u32 room)
+{
+	struct mrc_ptb_pending *p = &msk->ptb_pending;
+
+	p->type = quote->type;
+	p->psn = quote->bth.psn;
+	p->key = quote->type == MRC_PKT_PROBE ? quote->u.probe.key :
+						quote->u.data.r_key;
+	p->probe_id = quote->u.probe.probe_id;
+	p->ev = ev;
+	p->room = room;
+	set_bit(MRC_DEFER_PTB, &msk->deferred);
+}
+
+/**
+ * mrc_glue_ptb_deferred() - the packet-too-big kept by mrc_glue_ptb_defer(),
+ * now that the process released the socket.
+ * @msk: the socket (locked).
+ *
+ * Return: a verdict for connection management (mrc_hs_verdict()).
+ */
+int mrc_glue_ptb_deferred(struct mrc_sock *msk)
+{
+	const struct mrc_ptb_pending *p = &msk->ptb_pending;
+	struct mrc_pkt q = {};
+	int verdict;
+
+	q.type = p->type;
+	q.bth.dest_qpn = msk->rqpn;
+	q.bth.psn = p->psn;
+	if (p->type == MRC_PKT_PROBE) {
+		q.u.probe.key = p->key;
+		q.u.probe.probe_id = p->probe_id;
+	} else {
+		q.u.data.r_key = p->key;
+	}
+	mrc_glue_pkt_too_big(msk, &q, p->ev, p->room, &verdict);
+	return verdict;
 }
 
 /**
@@ -1082,19 +1389,22 @@ static void mrc_glue_ofo_insert(struct mrc_sock *msk, struct sk_buff *skb)
  * @msk: the socket (locked).
  * @skb: the packet, data at the MRC header; consumed.
  * @pkt: its decoded headers.
+ * @batch: more packets of the same segmentation-offload packet follow:
+ *	leave the push (and the SACK it sends) to mrc_glue_batch_end(),
+ *	one for the whole batch.
  *
  * Return: a verdict for connection management (mrc_hs_verdict()): 0, the
  * positive errno that ended the connection, or MRC_GLUE_ABORT when new
  * data reached a socket nobody will read.
  */
 int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
-		   const struct mrc_pkt *pkt)
+		   const struct mrc_pkt *pkt, bool batch)
 {
 	struct net *net = sock_net(&msk->sk);
 	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 	struct sock *sk = &msk->sk;
 	struct mrc_conn_verdict v;
-	bool path_probe;
+	int path_probe;
 	int drop;
 	u64 now;
 
@@ -1114,12 +1424,12 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 	 * a route for others; a persist or keepalive probe is small.
 	 */
 	path_probe = pkt->type == MRC_PKT_SACK && pkt->u.sack.probe_resp &&
-		     pkt->u.sack.mark == MRC_PATH_MARK_NONE &&
-		     mrc_glue_path_probe_out(msk, pkt->u.sack.entropy);
+		     pkt->u.sack.mark == MRC_PATH_MARK_NONE ?
+		     mrc_glue_path_probe_out(msk, pkt->u.sack.entropy) : -1;
 	now = ktime_get_ns();
 	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce, now, &v);
-	if (!drop && path_probe)
-		mrc_glue_probe_note(msk, pkt->u.sack.entropy, now);
+	if (!drop && path_probe >= 0)
+		mrc_glue_probe_note(msk, pkt->u.sack.entropy, path_probe, now);
 	if (drop) {
 		mrc_glue_count_drop(net, drop);
 		net_dbg_ratelimited("mrc: qpn %u dropped a packet: %s\n",
@@ -1171,10 +1481,29 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		return msk->conn->err ? -msk->conn->err : ECONNRESET;
 	}
 	consume_skb(skb);	/* a control packet, used */
+	if (batch) {
+		msk->push_batch = true;
+		return 0;
+	}
 	return mrc_glue_push(msk);
 free:
 	kfree_skb(skb);
 	return 0;
+}
+
+/**
+ * mrc_glue_batch_end() - the last packet of a batch was taken in: push
+ * once for all of them, if one left its push to the end.
+ * @msk: the socket (locked, not owned by a process).
+ *
+ * Return: the verdict of mrc_glue_push(), or 0.
+ */
+int mrc_glue_batch_end(struct mrc_sock *msk)
+{
+	if (!msk->push_batch)
+		return 0;
+	msk->push_batch = false;
+	return mrc_glue_push(msk);
 }
 
 /* ---- the application's bytes (its socket calls: mrc_sock_io.c) ---- */
@@ -1208,31 +1537,96 @@ bool mrc_glue_readable(struct mrc_sock *msk)
 	return msk->conn && mrc_conn_rx_msg_peek(msk->conn, &m);
 }
 
+/* Drop the bytes written at or after stream offset @end (a failed write). */
+static void mrc_glue_sndq_trim(struct mrc_sock *msk, u64 end)
+{
+	struct sock *sk = &msk->sk;
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek_tail(&msk->sndq))) {
+		struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+		u32 keep = end > cb->off ? end - cb->off : 0;
+		u32 gone = cb->len - min(keep, cb->len);
+		int truesize = skb->truesize;
+
+		if (!gone)
+			break;
+		msk->sndq_bytes -= gone;
+		msk->snd_end -= gone;
+		if (!keep) {
+			__skb_unlink(skb, &msk->sndq);
+			sk_wmem_queued_add(sk, -skb->truesize);
+			kfree_skb(skb);
+			continue;
+		}
+		/* the fragments past @keep go; their pages were charged */
+		if (___pskb_trim(skb, keep)) {
+			/* cannot fail for an skb we own, uncloned */
+			WARN_ON_ONCE(1);
+			break;
+		}
+		cb->len = keep;
+		skb->truesize -= gone;
+		sk_wmem_queued_add(sk, skb->truesize - truesize);
+		break;
+	}
+}
+
+/*
+ * Copy @len bytes of the application's message into the send queue: into
+ * the socket's page fragment (the task's, as TCP uses it), appended as
+ * page fragments of the last send-queue skb while it has room, else of a
+ * new one. This is the only copy the bytes get: packets refer to these
+ * pages (mrc_glue_build()).
+ */
 static int mrc_glue_sndq_append(struct mrc_sock *msk, struct msghdr *msg,
 				size_t len)
 {
+	struct page_frag *pfrag = sk_page_frag(&msk->sk);
 	struct sock *sk = &msk->sk;
+	u64 start = msk->snd_end;
 
 	while (len) {
-		size_t n = min_t(size_t, len, MRC_GLUE_SNDQ_CHUNK);
-		struct sk_buff *skb;
+		struct sk_buff *skb = skb_peek_tail(&msk->sndq);
+		struct mrc_skb_cb *cb;
+		size_t n;
+		int i;
 
-		skb = alloc_skb(n, sk->sk_allocation);
-		if (!skb)
-			return -ENOBUFS;
-		if (copy_from_iter(skb_put(skb, n), n, &msg->msg_iter) != n) {
-			kfree_skb(skb);
+		if (!sk_page_frag_refill(sk, pfrag))
+			goto nomem;
+		i = skb ? skb_shinfo(skb)->nr_frags : 0;
+		if (!skb || MRC_SKB_CB(skb)->len >= MRC_GLUE_SNDQ_CHUNK ||
+		    (i >= MAX_SKB_FRAGS &&
+		     !skb_can_coalesce(skb, i, pfrag->page, pfrag->offset))) {
+			skb = alloc_skb(0, sk->sk_allocation);
+			if (!skb)
+				goto nomem;
+			MRC_SKB_CB(skb)->off = msk->snd_end;
+			MRC_SKB_CB(skb)->len = 0;
+			sk_wmem_queued_add(sk, skb->truesize);
+			__skb_queue_tail(&msk->sndq, skb);
+		}
+		cb = MRC_SKB_CB(skb);
+		n = min_t(size_t, len, pfrag->size - pfrag->offset);
+		n = min_t(size_t, n, MRC_GLUE_SNDQ_CHUNK - cb->len);
+		if (copy_page_from_iter(pfrag->page, pfrag->offset, n,
+					&msg->msg_iter) != n) {
+			mrc_glue_sndq_trim(msk, start);
 			return -EFAULT;
 		}
-		MRC_SKB_CB(skb)->off = msk->snd_end;
-		MRC_SKB_CB(skb)->len = n;
+		/* a fragment was free or the bytes continue the last one */
+		mrc_glue_add_frag(skb, pfrag->page, pfrag->offset, n);
+		pfrag->offset += n;
+		cb->len += n;
 		msk->snd_end += n;
 		msk->sndq_bytes += n;
-		sk_wmem_queued_add(sk, skb->truesize);
-		__skb_queue_tail(&msk->sndq, skb);
+		sk_wmem_queued_add(sk, n);
 		len -= n;
 	}
 	return 0;
+nomem:
+	mrc_glue_sndq_trim(msk, start);
+	return -ENOBUFS;
 }
 
 /**

@@ -26,9 +26,13 @@ void mrc_glue_listen_params(struct mrc_sock *l, const struct in6_addr *daddr,
 int mrc_glue_start(struct mrc_sock *msk);
 void mrc_glue_release(struct mrc_sock *msk);
 int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
-		   const struct mrc_pkt *pkt);
+		   const struct mrc_pkt *pkt, bool batch);
+int mrc_glue_batch_end(struct mrc_sock *msk);
 int mrc_glue_timer(struct mrc_sock *msk);
 int mrc_glue_push(struct mrc_sock *msk);
+void mrc_glue_ptb_defer(struct mrc_sock *msk, const struct mrc_pkt *quote,
+			u32 ev, u32 room);
+int mrc_glue_ptb_deferred(struct mrc_sock *msk);
 bool mrc_glue_pkt_too_big(struct mrc_sock *msk, const struct mrc_pkt *quote,
 			  u32 ev, u32 room, int *verdict);
 bool mrc_glue_all_acked(struct mrc_sock *msk);

@@ -82,9 +82,12 @@ static void mrc_input_refuse_version(struct net *net, struct sk_buff *skb,
 	mrc_send_hdr_pkt(net, &pkt, NULL, &fl, 0, 0);
 }
 
-/* A decoded packet for a socket, with its lock held. */
+/*
+ * A decoded packet for a socket, with its lock held. @batch: more of its
+ * segmentation-offload packet follow (mrc_input_segs()).
+ */
 static void mrc_input_pkt(struct mrc_sock *msk, struct sk_buff *skb,
-			  const struct mrc_pkt *pkt)
+			  const struct mrc_pkt *pkt, bool batch)
 {
 	if (pkt->bth.dest_qpn == MRC_QPN_CM && pkt->type == MRC_PKT_CM) {
 		mrc_hs_input_locked(msk, pkt);
@@ -97,7 +100,7 @@ static void mrc_input_pkt(struct mrc_sock *msk, struct sk_buff *skb,
 		return;
 	}
 	/* Data, control and RESET: the engine's. */
-	mrc_hs_verdict(msk, mrc_glue_input(msk, skb, pkt));
+	mrc_hs_verdict(msk, mrc_glue_input(msk, skb, pkt, batch));
 }
 
 /**
@@ -115,19 +118,24 @@ void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	mrc_input_pkt(msk, skb, &pkt);
+	mrc_input_pkt(msk, skb, &pkt, false);
 }
 
 /*
  * Hand a decoded packet to the socket its QPN named (softirq): only from
  * the socket's peer; processed at once, or queued to the backlog when a
- * process owns the socket. Drops the caller's reference on @msk.
+ * process owns the socket. With @batch (more of its segmentation-offload
+ * packet follow), a packet processed at once may leave its push to the
+ * end of the batch: then the caller's reference on @msk is returned for
+ * mrc_input_batch_end(); otherwise it is dropped and NULL returned.
  */
-static void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb,
-			      const struct mrc_pkt *pkt)
+static struct mrc_sock *mrc_input_deliver(struct mrc_sock *msk,
+					  struct sk_buff *skb,
+					  const struct mrc_pkt *pkt, bool batch)
 {
 	struct sock *sk = &msk->sk;
 	struct net *net = sock_net(sk);
+	bool held = false;
 
 	if (!ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &msk->daddr)) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
@@ -136,7 +144,8 @@ static void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb,
 	}
 	bh_lock_sock(sk);
 	if (!sock_owned_by_user(sk)) {
-		mrc_input_pkt(msk, skb, pkt);
+		mrc_input_pkt(msk, skb, pkt, batch);
+		held = msk->push_batch;
 	} else if (sk_add_backlog(sk, skb, READ_ONCE(sk->sk_rcvbuf) +
 				  READ_ONCE(sk->sk_sndbuf))) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NOMEM);
@@ -144,16 +153,36 @@ static void mrc_input_deliver(struct mrc_sock *msk, struct sk_buff *skb,
 	}
 	bh_unlock_sock(sk);
 out:
+	if (held)
+		return msk;
+	sock_put(sk);
+	return NULL;
+}
+
+/*
+ * The batch of packets @msk took in is over: its push, once (softirq).
+ * Drops the reference mrc_input_deliver() returned.
+ */
+static void mrc_input_batch_end(struct mrc_sock *msk)
+{
+	struct sock *sk = &msk->sk;
+
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		mrc_hs_verdict(msk, mrc_glue_batch_end(msk));
+	else if (msk->push_batch)
+		set_bit(MRC_DEFER_PUSH, &msk->deferred);
+	bh_unlock_sock(sk);
 	sock_put(sk);
 }
 
-/**
- * mrc_input() - entry point from the UDP tunnel socket (softirq).
- * @net: namespace of the tunnel.
- * @skb: the packet with the UDP checksum verified, data at the UDP header;
- *	consumed.
+/*
+ * One packet from the UDP tunnel socket, data at its UDP header; consumed.
+ * @batch: more of its segmentation-offload packet follow. Return: the
+ * socket whose push waits for the batch's end (a reference), or NULL.
  */
-void mrc_input(struct net *net, struct sk_buff *skb)
+static struct mrc_sock *mrc_input_one(struct net *net, struct sk_buff *skb,
+				      bool batch)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
@@ -187,12 +216,12 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 	if (pkt.bth.dest_qpn == MRC_QPN_CM) {
 		msk = mrc_hs_input(net, skb, &pkt);
 		if (msk)
-			mrc_input_deliver(msk, skb, &pkt);
-		return;
+			mrc_input_deliver(msk, skb, &pkt, false);
+		return NULL;
 	}
 	if (pkt.bth.dest_qpn == MRC_QPN_ENDPOINT) {
 		mrc_ep_input(net, skb, &pkt);
-		return;
+		return NULL;
 	}
 	if (pkt.bth.dest_qpn < MRC_QPN_FIRST_DYNAMIC) {
 		MRC_INC_STATS(net, MRC_MIB_IN_DROP_NO_CONN);
@@ -204,10 +233,47 @@ void mrc_input(struct net *net, struct sk_buff *skb)
 		mrc_hs_reset_unknown(net, skb, &pkt);
 		goto drop;
 	}
-	mrc_input_deliver(msk, skb, &pkt);
-	return;
+	return mrc_input_deliver(msk, skb, &pkt, batch);
 drop:
 	kfree_skb(skb);
+	return NULL;
+}
+
+/**
+ * mrc_input() - entry point from the UDP tunnel socket (softirq).
+ * @net: namespace of the tunnel.
+ * @skb: the packet with the UDP checksum verified, data at the UDP header;
+ *	consumed.
+ */
+void mrc_input(struct net *net, struct sk_buff *skb)
+{
+	mrc_input_one(net, skb, false);
+}
+
+/**
+ * mrc_input_segs() - the packets a segmentation-offload packet carried
+ * (a sender's burst, cut by mrc_udp.c), each with its UDP header: taken
+ * in one after the other, each connection pushing (and sending its SACK)
+ * once, after the last of its packets, not once per packet.
+ * @net: namespace of the tunnel.
+ * @segs: the list of packets, data at their UDP headers; consumed.
+ */
+void mrc_input_segs(struct net *net, struct sk_buff *segs)
+{
+	struct mrc_sock *waiting = NULL, *msk;
+	struct sk_buff *skb, *next;
+
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		msk = mrc_input_one(net, skb, next);
+		if (waiting && waiting != msk)
+			mrc_input_batch_end(waiting);
+		else if (waiting)
+			sock_put(&waiting->sk);	/* one reference is enough */
+		waiting = msk;
+	}
+	if (waiting)
+		mrc_input_batch_end(waiting);
 }
 
 /* Bytes of a quoted packet read: every header, some of a probe's padding. */
@@ -286,14 +352,20 @@ bool mrc_input_pkt_too_big(struct net *net, struct sk_buff *skb,
 		return false;
 	if (ipv6_addr_equal(&msk->saddr, &ip6->saddr)) {
 		bh_lock_sock(&msk->sk);
-		/* An owner is rare and brief: the next error, or the
-		 * path's probes, will do.
+		/*
+		 * A sender is often in sendmsg(): the error waits for its
+		 * release_sock(). A burst dropped whole at a small link
+		 * draws one error for all its packets.
 		 */
 		if (!sock_owned_by_user(&msk->sk)) {
 			ours = mrc_glue_pkt_too_big(msk, &q, ev, mtu - udp_off -
 						    (u32)sizeof(*uh), &verdict);
 			if (ours)
 				mrc_hs_verdict(msk, verdict);
+		} else {
+			mrc_glue_ptb_defer(msk, &q, ev, mtu - udp_off -
+					   (u32)sizeof(*uh));
+			ours = true;
 		}
 		bh_unlock_sock(&msk->sk);
 	}

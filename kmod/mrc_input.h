@@ -9,6 +9,7 @@
 #include "mrc_sk.h"
 
 void mrc_input(struct net *net, struct sk_buff *skb);
+void mrc_input_segs(struct net *net, struct sk_buff *segs);
 void mrc_input_locked(struct mrc_sock *msk, struct sk_buff *skb);
 bool mrc_input_pkt_too_big(struct net *net, struct sk_buff *skb,
 			   unsigned int ip_off, u32 mtu);

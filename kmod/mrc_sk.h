@@ -24,6 +24,31 @@ enum {
 	MRC_DEFER_TIMER,	/* the timer fired while a process owned it */
 	MRC_DEFER_PUSH,		/* more may be sent */
 	MRC_DEFER_PEER_PORTS,	/* apply @peer_ports_pending */
+	MRC_DEFER_PTB,		/* apply @ptb_pending */
+};
+
+/**
+ * struct mrc_ptb_pending - an ICMPv6 packet-too-big about a packet of the
+ * connection that arrived while a process owned the socket: what the
+ * engine needs of its quote (mrc_conn_on_pkt_too_big()).
+ * @type: MRC_PKT_DATA or MRC_PKT_PROBE.
+ * @psn: data: the quoted PSN.
+ * @key: the quoted R_Key (data) or probe key.
+ * @probe_id: probe: its id.
+ * @ev: the EV it was sent on.
+ * @room: the largest MRC packet the reported MTU carries on that path.
+ *
+ * A burst sent as one segmentation-offload packet and dropped whole at a
+ * small link draws one error, not one per packet: it must not be lost to
+ * a sender that is in sendmsg() at that moment.
+ */
+struct mrc_ptb_pending {
+	u8 type;
+	u32 psn;
+	u32 key;
+	u32 probe_id;
+	u32 ev;
+	u32 room;
 };
 
 /**
@@ -121,12 +146,19 @@ struct mrc_sock_opts {
  * @conn: the protocol engine (with its storage), NULL until set up.
  * @routes: how each configured path leaves the host (indexed by the
  *	engine's cfg_id, which is an index into @cands).
- * @sndq: bytes the application wrote, in stream order, until acked.
+ * @sndq: bytes the application wrote, in stream order, until acked: skbs
+ *	with no linear data whose page fragments hold the bytes (filled
+ *	from the socket's page fragment, as TCP's write queue); every data
+ *	packet refers to these pages, never copies them.
+ * @hdr_frag: where the MRC headers of a burst's second and later packets
+ *	are written (a packet's fragments follow its header).
  * @sndq_bytes: payload bytes on @sndq.
  * @snd_msgs_full: SEQPACKET: the engine has no slot for another message
  *	(written under the socket lock, read by poll without it).
  * @snd_end: stream offset just after the last byte written.
  * @ofo: received payload not yet contiguous, by stream offset.
+ * @push_batch: a packet of a batch being taken in left its push to the
+ *	end of the batch (mrc_glue_batch_end()).
  * @rx_ratio: payload per byte of truesize of the data received, in
  *	1/1024 (a moving average; 0 before the first): what the receive
  *	buffer holds in credit (mrc_glue_rx_window()).
@@ -139,6 +171,8 @@ struct mrc_sock_opts {
  * @conn_size: bytes allocated at @conn (engine and its storage).
  * @peer_ports_pending: a PORT_STATUS_UPDATE that arrived while a process
  *	owned the socket (MRC_DEFER_PEER_PORTS).
+ * @ptb_pending: the latest packet-too-big that arrived while a process
+ *	owned the socket (MRC_DEFER_PTB).
  * @mib_folded: the engine's totals already added to the namespace MIB.
  * @route_caches: the routes the paths of @routes keep (@ncands of them).
  * @opts: TCP- and IPv6-level options (drop-in sockets; AF_MRC too).
@@ -178,10 +212,12 @@ struct mrc_sock {
 	struct mrc_conn *conn;
 	struct mrc_route *routes;
 	struct sk_buff_head sndq;
+	struct page_frag hdr_frag;
 	u64 sndq_bytes;
 	bool snd_msgs_full;
 	u64 snd_end;
 	struct rb_root ofo;
+	bool push_batch;
 	u32 rx_ratio;
 	char policy[16];
 	bool passive;
@@ -191,6 +227,7 @@ struct mrc_sock {
 	struct mrc_conn_params *params;
 	size_t conn_size;
 	u32 peer_ports_pending;
+	struct mrc_ptb_pending ptb_pending;
 	struct mrc_conn_totals mib_folded;
 	struct mrc_route_cache *route_caches;
 	struct mrc_sock_opts opts;

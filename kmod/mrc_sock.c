@@ -90,6 +90,8 @@ static void mrc_release_cb(struct sock *sk)
 		push = mrc_glue_peer_ports(msk, READ_ONCE(msk->peer_ports_pending));
 	if (test_and_clear_bit(MRC_DEFER_PUSH, &msk->deferred))
 		push = true;
+	if (test_and_clear_bit(MRC_DEFER_PTB, &msk->deferred))
+		mrc_hs_verdict(msk, mrc_glue_ptb_deferred(msk));
 	if (push)
 		mrc_hs_verdict(msk, mrc_glue_push(msk));
 }

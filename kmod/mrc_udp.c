@@ -24,10 +24,29 @@
 #include "mrc_input.h"
 #include "mrc_udp.h"
 
-/* UDP hands us the packet with the checksum verified, data at UDP. */
+/*
+ * UDP hands us the packet with the checksum verified, data at UDP. The
+ * socket accepts segmentation-offload packets whole (udp_allow_gso()): a
+ * sender's burst that arrives uncut (veth, a local sender) is cut here,
+ * as UDP would have cut it, and its packets are taken in as one batch.
+ */
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	mrc_input(sock_net(sk), skb);
+	struct sk_buff *segs, *seg, *next;
+
+	if (!skb_is_gso(skb)) {
+		mrc_input(sock_net(sk), skb);
+		return 0;
+	}
+	__skb_push(skb, -skb_mac_offset(skb));
+	segs = udp_rcv_segment(sk, skb, false);
+	if (!segs)
+		return 0;
+	skb_list_walk_safe(segs, seg, next) {
+		__skb_pull(seg, skb_transport_offset(seg));
+		udp_post_segment_fix_csum(seg);
+	}
+	mrc_input_segs(sock_net(sk), segs);
 	return 0;
 }
 
@@ -179,6 +198,7 @@ int mrc_udp_get(struct net *net, struct socket **sockp)
 	tcfg.encap_err_lookup = mrc_udp_err_lookup;
 	tcfg.encap_err_rcv = mrc_udp_err_rcv;
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	udp_allow_gso(sock->sk);
 	dn->udp_port = ntohs(cfg.local_udp_port);
 	rcu_assign_pointer(dn->udp_sock, sock);
 out:

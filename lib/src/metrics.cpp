@@ -122,6 +122,9 @@ const MibMetric kMib[] = {
      "Paths of a connection taken out because the local stack refused their packets."},
     {"mrc_path_probe_answers_stale", nullptr, nullptr,
      "Answers to path probes that echoed an earlier probe (late): not counted as answers."},
+    {"mrc_out_bursts", nullptr, nullptr,
+     "Segmentation-offload packets sent: bursts of data packets on one path, cut into whole MRC "
+     "packets."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -102,6 +102,7 @@ const char *const kMibNames[] = {
     "OutRefused",
     "PathTxRefused",
     "PathProbeStale",
+    "OutBursts",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

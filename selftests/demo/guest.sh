@@ -44,7 +44,11 @@ mon=$!
 _mrc_pids+=("$mon")
 # A capture of host A's plane 0 for Wireshark/tshark (make demo prints one
 # decoded packet of it): headers and the first bytes of each packet
-# (snaplen 256), the first 5000 packets at most.
+# (snaplen 256), the first 5000 packets at most. The link's UDP
+# segmentation offload off, so that the capture shows MRC packets as they
+# go on the wire, not a burst as the one segmentation-offload packet the
+# stack hands the device (datapath.md, "Bursts").
+A ethtool -K pl0 tx-udp-segmentation off >/dev/null 2>&1
 mkdir -p "$work"
 mrc_bg_in_ns "$FAB_A" dumpcap -q -i pl0 -s 256 -c 5000 -a filesize:8192 \
 	-w "$work/mrc-demo.pcapng" 2> "$work/dumpcap.log"

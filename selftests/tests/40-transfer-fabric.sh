@@ -12,6 +12,10 @@
 # of the mean; in entropy mode the fabric's ECMP hash picks the spine, so
 # each spine must only carry some traffic. In usid and srh mode the
 # sender looks a path's route up once, not per packet (OutRouteLookups).
+# Bursts: the sender puts runs of full packets on one path and sends each
+# as one segmentation-offload packet that the fabric forwards whole and
+# the receiver cuts (OutBursts grows in every mode; fails when bursts
+# never form, e.g. an encapsulation that refuses them).
 # A transfer still running after
 # 15 minutes fails (mrc-perf --time-limit) instead of hanging the suite.
 # timeout: 2400
@@ -50,7 +54,7 @@ PY
 
 # run_mode MODE STREAM_BYTES SEQPACKET_BYTES
 run_mode() {
-	local mode=$1 stream=$2 seq=$3 p spines0 planes0 pkts0 lookups0 pkts lookups
+	local mode=$1 stream=$2 seq=$3 p spines0 planes0 pkts0 lookups0 pkts lookups bursts0
 	for p in $(seq 0 $((FAB_P - 1))); do	# deleting a plane deletes its paths
 		ip netns exec "$FAB_A" "$MRCCTL" plane del "$p" >/dev/null 2>&1
 		ip netns exec "$FAB_B" "$MRCCTL" plane del "$p" >/dev/null 2>&1
@@ -60,6 +64,7 @@ run_mode() {
 	planes0=$(plane_tx_bytes)
 	pkts0=$(mrc_mib "$FAB_A" OutPkts)
 	lookups0=$(mrc_mib "$FAB_A" OutRouteLookups)
+	bursts0=$(mrc_mib "$FAB_A" OutBursts)
 	mrc_check "$mode: $((stream >> 20)) MiB stream A->B verified" \
 		mrc_perf_transfer "$FAB_B" "$FAB_A" "$FAB_B_ADDR" "$res/$mode-stream" \
 		-t stream -n "$stream" --time-limit "$(mrc_time 900)"
@@ -67,7 +72,10 @@ run_mode() {
 		"longest stall $(mrc_json "$res/$mode-stream.server" longest_stall_ms) ms"
 	pkts=$(($(mrc_mib "$FAB_A" OutPkts) - pkts0))
 	lookups=$(($(mrc_mib "$FAB_A" OutRouteLookups) - lookups0))
-	mrc_info "$mode: $lookups route lookups for $pkts packets sent"
+	mrc_info "$mode: $lookups route lookups for $pkts packets sent," \
+		"$(($(mrc_mib "$FAB_A" OutBursts) - bursts0)) segmentation-offload bursts"
+	mrc_check "$mode: bursts left as segmentation-offload packets (OutBursts)" \
+		[ "$(mrc_mib "$FAB_A" OutBursts)" -gt "$bursts0" ]
 	# An entropy path's route depends on the flow (ECMP): looked up each time.
 	[ "$mode" = entropy ] ||
 		mrc_check "$mode: the paths' routes are cached (under 1 lookup per 100 packets)" \

@@ -37,7 +37,15 @@ if ! command -v dumpcap >/dev/null || ! command -v tshark >/dev/null; then
 fi
 
 # dumpcap on both plane links of A (pcapng, one interface block each);
-# bounded by size in case something runs away.
+# bounded by size in case something runs away. A capture on the sending
+# host sees a burst as the one segmentation-offload packet the stack hands
+# the device (as TCP's TSO frames): with the links' UDP segmentation off,
+# the stack cuts the bursts before the device, and the capture shows each
+# MRC packet as it goes on the wire (datapath.md, "Bursts").
+for p in pl0 pl1; do
+	mrc_check "$p: UDP segmentation offload off for the capture" \
+		in_ns "$FAB_A" ethtool -K "$p" tx-udp-segmentation off
+done
 pcap=$res/mrc.pcapng
 mrc_bg_in_ns "$FAB_A" dumpcap -q -i pl0 -i pl1 -a filesize:65536 -w "$pcap" \
 	2> "$res/dumpcap.log"

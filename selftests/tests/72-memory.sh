@@ -13,9 +13,12 @@
 #     reader killed mid-transfer: every socket goes away (orphans
 #     included) within the policy's bound, the memory comes back, and the
 #     module unloads.
-# "Comes back" is measured on SUnreclaim: packet buffers (large kmallocs
-# included) and the engines are unreclaimable kernel memory, and it is
-# quiet enough to see them. MemAvailable moves by +-15 MiB run to run in
+# "Comes back" is measured on SUnreclaim: the engines and every skb's
+# head are unreclaimable kernel memory, and it is quiet enough to see
+# them. The bytes themselves sit in page fragments (the send queue, and
+# the received packets that refer to the sender's pages over veth), as
+# TCP's do, outside the slab; the sockets' own accounting above bounds
+# them, and every socket freed (the module unloads) frees them. MemAvailable moves by +-15 MiB run to run in
 # the VM (page cache, user processes), more than these sockets ever hold,
 # so it is only reported. SUnreclaim comes back to within a few hundred
 # KiB of the start; 2 MiB of slack is a fifth of what 16 blocked
@@ -161,8 +164,8 @@ mrc_info "meminfo fields moved by > 1 MiB: $(awk 'NR == FNR { a[$1] = $2; next }
 	($2 - a[$1]) > 1024 || (a[$1] - $2) > 1024 { printf "%s %+d kB; ", $1, $2 - a[$1] }' \
 	"$res/meminfo.start" "$res/meminfo.end")"
 held=$((unrecl1 - unrecl0))
-mrc_check "the blocked sockets held measurable kernel memory (SUnreclaim +${held} kB > 4 MiB)" \
-	[ "$held" -gt 4096 ]
+mrc_check "the blocked sockets held measurable kernel memory (SUnreclaim +${held} kB > 1 MiB)" \
+	[ "$held" -gt 1024 ]
 mrc_check "kernel memory returned (SUnreclaim within $(((2048 + MRC_TEST_MEM_SLACK_KB) >> 10)) MiB of the start)" \
 	[ $((unrecl2 - unrecl0)) -le $((2048 + MRC_TEST_MEM_SLACK_KB)) ]
 mrc_check "module loads again" mrc_module_load

@@ -37,6 +37,7 @@ Exit status: 0 when every class passed, 1 otherwise, 2 on a local problem.
 """
 import argparse
 import ctypes
+import fcntl
 import os
 import random
 import select
@@ -187,6 +188,14 @@ def reth_off(p):
     return 12 + 4 + (4 if parse_bth(p)[3] & 0x20 else 0)
 
 
+def if_mtu(sock, name, cache={}):
+    """The MTU of interface @name (SIOCGIFMTU)."""
+    if name not in cache:
+        req = struct.pack("16si12x", name.encode()[:15], 0)
+        cache[name] = struct.unpack("16si12x", fcntl.ioctl(sock, 0x8921, req))[1]
+    return cache[name]
+
+
 def capture(ns, port, victim, peer, timeout=30):
     """Learn the connection peer -> victim from packets seen in ns."""
     enter(ns)
@@ -202,9 +211,14 @@ def capture(ns, port, victim, peer, timeout=30):
         r, _, _ = select.select([s], [], [], 1)
         if not r:
             continue
-        frame = s.recv(65535)
+        frame, addr = s.recvfrom(65535)
         ip = frame[14:]
         if frame[12:14] != b"\x86\xdd" or len(ip) < 48 or ip[6] != 17:
+            continue
+        # A sender's burst can pass a veth whole, one frame of several
+        # MRC packets back to back (a segmentation-offload packet): only
+        # a frame that fits the link is one packet to learn from.
+        if len(ip) > if_mtu(s, addr[0]):
             continue
         src, dst = ip[8:24], ip[24:40]
         flow = struct.unpack("!I", ip[0:4])[0] & 0xFFFFF

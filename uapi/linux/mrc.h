@@ -428,6 +428,9 @@ enum mrc_event_type {
  * @MRC_MIB_PATH_PROBE_STALE: answers to path probes of failed or backup paths
  *	that echoed an earlier probe's send time (late): not counted as
  *	answers.
+ * @MRC_MIB_OUT_BURSTS: segmentation-offload packets sent: bursts of more than
+ *	one data packet on one path, each cut into whole MRC packets by the
+ *	stack or the device (OutPkts counts their packets).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -499,6 +502,7 @@ enum mrc_mib {
 	MRC_MIB_OUT_REFUSED,
 	MRC_MIB_PATH_TX_REFUSED,
 	MRC_MIB_PATH_PROBE_STALE,
+	MRC_MIB_OUT_BURSTS,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
