@@ -423,11 +423,10 @@ static const struct mrc_route *mrc_glue_probe_route(const struct mrc_sock *msk,
 	return rt && rt->mode != MRC_FWD_ENTROPY ? rt : NULL;
 }
 
-/* What a probe of this connection proves: the size of its padding. */
+/* What a path probe of this connection proves: the size of its padding. */
 static u32 mrc_glue_probe_size(const struct mrc_sock *msk)
 {
-	return msk->conn->p.caps & MRC_CAP_PROBE_PAD ?
-	       mrc_conn_data_pkt_size(msk->conn) : 0;
+	return mrc_conn_probe_size(msk->conn);
 }
 
 static struct mrc_probe_seen *mrc_glue_probe_slot(struct mrc_dp_net *dn,

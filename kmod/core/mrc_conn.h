@@ -692,6 +692,7 @@ void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now,
 bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
 			   u64 answered_at);
 u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn);
+u32 mrc_conn_probe_size(const struct mrc_conn *conn);
 int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,
 		       enum mrc_conn_txerr err, u64 now);
 int mrc_conn_ctrl_failed(struct mrc_conn *conn, const struct mrc_pkt *pkt,

@@ -456,18 +456,36 @@ u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn)
 	return (hdr < 0 ? 0 : (u32)hdr) + conn->p.max_payload;
 }
 
+/**
+ * mrc_conn_probe_size() - the size a path probe of the connection must
+ * prove its path carries (UDP payload): that of its largest data packet
+ * once it has data to send, its probes padded to it; 0 while it has
+ * written nothing, when its paths carry only its SACKs and NACKs and a
+ * small probe proves what they need (a receiver's padded probes cost it
+ * a data packet's bytes each way per probe, for nothing).
+ * @conn: connection.
+ *
+ * Return: the size in bytes, or 0 for a small probe.
+ */
+u32 mrc_conn_probe_size(const struct mrc_conn *conn)
+{
+	if (!(conn->p.caps & MRC_CAP_PROBE_PAD) || !conn->snd_end)
+		return 0;
+	return mrc_conn_data_pkt_size(conn);
+}
+
 /*
  * Padding that makes a path probe as large as the connection's largest
- * data packet, when the peer takes padded probes: a path that carries
- * small packets but not full ones must fail its probes, not return and
- * eat the next data packets.
+ * data packet, when the peer takes padded probes and the connection sends
+ * data: a path that carries small packets but not full ones must fail
+ * its probes, not return and eat the next data packets.
  */
 static u16 mrc_conn_probe_pad(const struct mrc_conn *conn)
 {
-	u32 data = mrc_conn_data_pkt_size(conn);
+	u32 data = mrc_conn_probe_size(conn);
 	u32 probe = MRC_BTH_LEN + MRC_PETH_LEN;
 
-	if (!(conn->p.caps & MRC_CAP_PROBE_PAD) || data <= probe)
+	if (data <= probe)
 		return 0;
 	return (u16)min_t(u32, data - probe, MRC_PROBE_PAD_MAX);
 }

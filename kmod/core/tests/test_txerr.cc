@@ -548,3 +548,20 @@ TEST(Burst, RefusedBurstIsTakenBackWhole)
 	ASSERT_EQ(mrc_conn_next_tx(&pm.c[0], pm.now, &r), 1);
 	EXPECT_EQ(r.psn, d[3].psn);
 }
+
+// A path probe proves what the connection's paths must carry: its data
+// packets once it has written anything (padded to their size), only its
+// SACKs while it has written nothing (small). Fails if a pure receiver
+// pads its probes: each would cost a data packet's bytes each way.
+TEST(Burst, ReceiverProbesSmallSenderProbesAtDataSize)
+{
+	Pair pr(0);
+
+	EXPECT_EQ(mrc_conn_probe_size(&pr.c[0]), 0u) << "nothing written yet";
+	EXPECT_EQ(mrc_conn_probe_size(&pr.c[1]), 0u);
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 5000, false), 0);
+	EXPECT_EQ(mrc_conn_probe_size(&pr.c[0]), mrc_conn_data_pkt_size(&pr.c[0]));
+	pr.settle();
+	EXPECT_EQ(mrc_conn_probe_size(&pr.c[1]), 0u) << "a receiver's paths carry its SACKs";
+	EXPECT_EQ(pr.c[1].rcv_read, 5000u);
+}
