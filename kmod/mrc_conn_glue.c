@@ -615,6 +615,8 @@ static int mrc_glue_sndq_frags(struct mrc_sock *msk, u64 off, u32 len,
 			if (skb && !mrc_glue_add_frag(skb, skb_frag_page(f),
 						      skb_frag_off(f) + pos, n))
 				return -EFAULT;
+			if (skb && skb_has_shared_frag(q))
+				skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 			if (++frags > MAX_SKB_FRAGS)
 				return frags;
 			pos = 0;
@@ -1572,6 +1574,41 @@ static void mrc_glue_sndq_trim(struct mrc_sock *msk, u64 end)
 }
 
 /*
+ * The send-queue skb the next bytes, at @page + @off, join: the last one
+ * while it holds less than a chunk and has a free fragment (or the bytes
+ * continue its last one), else a new one. Return: the skb, or NULL.
+ */
+static struct sk_buff *mrc_glue_sndq_tail(struct mrc_sock *msk,
+					  struct page *page, u32 off)
+{
+	struct sk_buff *skb = skb_peek_tail(&msk->sndq);
+	struct sock *sk = &msk->sk;
+	int i = skb ? skb_shinfo(skb)->nr_frags : 0;
+
+	if (skb && MRC_SKB_CB(skb)->len < MRC_GLUE_SNDQ_CHUNK &&
+	    (i < MAX_SKB_FRAGS || skb_can_coalesce(skb, i, page, off)))
+		return skb;
+	skb = alloc_skb(0, sk->sk_allocation);
+	if (!skb)
+		return NULL;
+	MRC_SKB_CB(skb)->off = msk->snd_end;
+	MRC_SKB_CB(skb)->len = 0;
+	sk_wmem_queued_add(sk, skb->truesize);
+	__skb_queue_tail(&msk->sndq, skb);
+	return skb;
+}
+
+/* @n bytes at @page + @off were hung on @skb: count them as queued. */
+static void mrc_glue_sndq_added(struct mrc_sock *msk, struct sk_buff *skb,
+				u32 n)
+{
+	MRC_SKB_CB(skb)->len += n;
+	msk->snd_end += n;
+	msk->sndq_bytes += n;
+	sk_wmem_queued_add(&msk->sk, n);
+}
+
+/*
  * Copy @len bytes of the application's message into the send queue: into
  * the socket's page fragment (the task's, as TCP uses it), appended as
  * page fragments of the last send-queue skb while it has room, else of a
@@ -1586,28 +1623,16 @@ static int mrc_glue_sndq_append(struct mrc_sock *msk, struct msghdr *msg,
 	u64 start = msk->snd_end;
 
 	while (len) {
-		struct sk_buff *skb = skb_peek_tail(&msk->sndq);
-		struct mrc_skb_cb *cb;
+		struct sk_buff *skb;
 		size_t n;
-		int i;
 
 		if (!sk_page_frag_refill(sk, pfrag))
 			goto nomem;
-		i = skb ? skb_shinfo(skb)->nr_frags : 0;
-		if (!skb || MRC_SKB_CB(skb)->len >= MRC_GLUE_SNDQ_CHUNK ||
-		    (i >= MAX_SKB_FRAGS &&
-		     !skb_can_coalesce(skb, i, pfrag->page, pfrag->offset))) {
-			skb = alloc_skb(0, sk->sk_allocation);
-			if (!skb)
-				goto nomem;
-			MRC_SKB_CB(skb)->off = msk->snd_end;
-			MRC_SKB_CB(skb)->len = 0;
-			sk_wmem_queued_add(sk, skb->truesize);
-			__skb_queue_tail(&msk->sndq, skb);
-		}
-		cb = MRC_SKB_CB(skb);
+		skb = mrc_glue_sndq_tail(msk, pfrag->page, pfrag->offset);
+		if (!skb)
+			goto nomem;
 		n = min_t(size_t, len, pfrag->size - pfrag->offset);
-		n = min_t(size_t, n, MRC_GLUE_SNDQ_CHUNK - cb->len);
+		n = min_t(size_t, n, MRC_GLUE_SNDQ_CHUNK - MRC_SKB_CB(skb)->len);
 		if (copy_page_from_iter(pfrag->page, pfrag->offset, n,
 					&msg->msg_iter) != n) {
 			mrc_glue_sndq_trim(msk, start);
@@ -1616,16 +1641,46 @@ static int mrc_glue_sndq_append(struct mrc_sock *msk, struct msghdr *msg,
 		/* a fragment was free or the bytes continue the last one */
 		mrc_glue_add_frag(skb, pfrag->page, pfrag->offset, n);
 		pfrag->offset += n;
-		cb->len += n;
-		msk->snd_end += n;
-		msk->sndq_bytes += n;
-		sk_wmem_queued_add(sk, n);
+		mrc_glue_sndq_added(msk, skb, n);
 		len -= n;
 	}
 	return 0;
 nomem:
 	mrc_glue_sndq_trim(msk, start);
 	return -ENOBUFS;
+}
+
+/*
+ * Queue @len bytes of @page from @off by reference (sendfile(), splice()):
+ * the send queue holds the page itself, as TCP's does, and packets refer
+ * to it, so the bytes are never copied. As with TCP, a change to the page
+ * before the bytes are acknowledged changes what a retransmission carries;
+ * the skbs say their fragments are shared (SKBFL_SHARED_FRAG), so nothing
+ * below computes a checksum over bytes that may change under it.
+ */
+static int mrc_glue_sndq_append_page(struct mrc_sock *msk, struct page *page,
+				     u32 off, size_t len)
+{
+	u64 start = msk->snd_end;
+
+	while (len) {
+		struct sk_buff *skb = mrc_glue_sndq_tail(msk, page, off);
+		size_t n;
+
+		if (!skb) {
+			mrc_glue_sndq_trim(msk, start);
+			return -ENOBUFS;
+		}
+		n = min_t(size_t, len, MRC_GLUE_SNDQ_CHUNK - MRC_SKB_CB(skb)->len);
+		mrc_glue_add_frag(skb, page, off, n);
+		skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+		mrc_glue_sndq_added(msk, skb, n);
+		off += n;
+		len -= n;
+	}
+	MRC_ADD_STATS(sock_net(&msk->sk), MRC_MIB_OUT_ZERO_COPY_BYTES,
+		      msk->snd_end - start);
+	return 0;
 }
 
 /**
@@ -1644,20 +1699,29 @@ u64 mrc_glue_write_space(struct mrc_sock *msk, u32 *msgs)
 }
 
 /**
- * mrc_glue_write() - take @n bytes of the application's message into the
- * send queue and hand them to the engine (the caller pushes).
+ * mrc_glue_write() - take @n bytes into the send queue and hand them to
+ * the engine (the caller pushes).
  * @msk: the socket (locked), connected, with room for @n bytes
  *	(mrc_glue_write_space()).
- * @msg: the message, its iterator at the bytes to take.
+ * @src: where the bytes are: the application's message, its iterator at
+ *	them (copied), or a page (referenced; @src->offset moves past them).
  * @n: how many.
  * @seq: SEQPACKET: the bytes are one whole message.
  *
  * Return: 0 or a negative errno.
  */
-int mrc_glue_write(struct mrc_sock *msk, struct msghdr *msg, size_t n, bool seq)
+int mrc_glue_write(struct mrc_sock *msk, struct mrc_send_src *src, size_t n,
+		   bool seq)
 {
-	int err = mrc_glue_sndq_append(msk, msg, n);
+	int err;
 
+	if (src->page) {
+		err = mrc_glue_sndq_append_page(msk, src->page, src->offset, n);
+		if (!err)
+			src->offset += n;
+	} else {
+		err = mrc_glue_sndq_append(msk, src->msg, n);
+	}
 	if (!err) {
 		mrc_conn_app_write(msk->conn, n, seq);
 		mrc_glue_note_msg_room(msk);

@@ -39,7 +39,15 @@ bool mrc_glue_all_acked(struct mrc_sock *msk);
 bool mrc_glue_readable(struct mrc_sock *msk);
 bool mrc_glue_writable(struct mrc_sock *msk);
 u64 mrc_glue_write_space(struct mrc_sock *msk, u32 *msgs);
-int mrc_glue_write(struct mrc_sock *msk, struct msghdr *msg, size_t n, bool seq);
+/* Where the bytes of a send come from (mrc_glue_write()). */
+struct mrc_send_src {
+	struct msghdr *msg;	/* the application's, copied; or */
+	struct page *page;	/* a page, referenced (sendpage) */
+	u32 offset;		/* of the bytes in @page */
+};
+
+int mrc_glue_write(struct mrc_sock *msk, struct mrc_send_src *src, size_t n,
+		   bool seq);
 bool mrc_glue_msg_peek(struct mrc_sock *msk, struct mrc_conn_msg *m);
 bool mrc_glue_read_done(struct mrc_sock *msk, struct mrc_conn_msg *m,
 			u64 n);

@@ -643,6 +643,7 @@ const struct proto_ops mrc_sock_ops = {
 	.getsockopt = mrc_getsockopt,
 	.sendmsg = mrc_sendmsg,
 	.recvmsg = mrc_recvmsg,
+	.sendpage = mrc_sendpage,
 	.mmap = sock_no_mmap,
 };
 

@@ -80,10 +80,11 @@ static bool mrc_sock_connect_done(struct mrc_sock *msk)
 }
 
 /*
- * sendmsg for both socket types.
+ * sendmsg and sendpage for both socket types.
  * @msk: the socket (not locked).
- * @msg: the message.
- * @len: its length.
+ * @src: the bytes: the message's (copied) or a page's (referenced).
+ * @len: their length.
+ * @flags: MSG_* flags.
  *
  * STREAM writes as much as fits and blocks (unless non-blocking) for the
  * rest. SEQPACKET queues the whole message or nothing: a message larger
@@ -91,7 +92,8 @@ static bool mrc_sock_connect_done(struct mrc_sock *msk)
  *
  * Return: bytes queued or a negative errno.
  */
-static int mrc_sock_do_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t len)
+static int mrc_sock_do_send(struct mrc_sock *msk, struct mrc_send_src *src,
+			    size_t len, int flags)
 {
 	bool seq = msk->sk.sk_type == SOCK_SEQPACKET;
 	struct sock *sk = &msk->sk;
@@ -100,13 +102,13 @@ static int mrc_sock_do_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t 
 	int err;
 
 	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
 	while (sk->sk_state == MRC_ST_REQ_SENT && timeo) {
 		err = mrc_sock_wait(msk, &timeo, mrc_sock_connect_done);
 		if (err)
 			goto out;
 	}
-	err = mrc_sock_send_error(msk, msg->msg_flags);
+	err = mrc_sock_send_error(msk, flags);
 	if (err)
 		goto out;
 	if (seq && (len > (size_t)READ_ONCE(sk->sk_sndbuf) || len > U32_MAX)) {
@@ -144,12 +146,12 @@ static int mrc_sock_do_sendmsg(struct mrc_sock *msk, struct msghdr *msg, size_t 
 			 */
 			if (copied && (sk->sk_err || sk->sk_state == MRC_ST_CLOSED))
 				goto out;
-			err = mrc_sock_send_error(msk, msg->msg_flags);
+			err = mrc_sock_send_error(msk, flags);
 			if (err)
 				goto out;
 			continue;
 		}
-		err = mrc_glue_write(msk, msg, n, seq);
+		err = mrc_glue_write(msk, src, n, seq);
 		if (err)
 			goto out;
 		copied += n;
@@ -321,7 +323,38 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return -EOPNOTSUPP;
 	if (msg->msg_name)
 		return msk->sk.sk_state == MRC_ST_ESTABLISHED ? -EISCONN : -EOPNOTSUPP;
-	return mrc_sock_do_sendmsg(msk, msg, len);
+	return mrc_sock_do_send(msk, &(struct mrc_send_src){ .msg = msg }, len,
+				msg->msg_flags);
+}
+
+/**
+ * mrc_sendpage() - the sendpage socket call of every MRC socket: what
+ * sendfile() and splice() use.
+ * @sock: the socket.
+ * @page: the page holding the bytes.
+ * @offset: where they start in it.
+ * @size: how many.
+ * @flags: MSG_* flags.
+ *
+ * A stream socket queues the page itself (mrc_glue_write()): the bytes
+ * are not copied. A SEQPACKET message must be whole in one call, and a
+ * page that may not be referenced (sendpage_ok()) cannot be held: both
+ * are copied, as sendmsg() does.
+ *
+ * Return: bytes queued or a negative errno.
+ */
+ssize_t mrc_sendpage(struct socket *sock, struct page *page, int offset,
+		     size_t size, int flags)
+{
+	struct mrc_sock *msk = mrc_sk(sock->sk);
+
+	if (flags & ~MRC_SEND_FLAGS)
+		return -EOPNOTSUPP;
+	if (msk->sk.sk_type != SOCK_STREAM || !sendpage_ok(page))
+		return sock_no_sendpage(sock, page, offset, size, flags);
+	return mrc_sock_do_send(msk, &(struct mrc_send_src){ .page = page,
+							     .offset = offset },
+				size, flags);
 }
 
 /* As for sending, plus MSG_CMSG_CLOEXEC and MSG_NOSIGNAL that some

@@ -8,6 +8,8 @@
 #include "mrc_sk.h"
 
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
+ssize_t mrc_sendpage(struct socket *sock, struct page *page, int offset,
+		     size_t size, int flags);
 int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		int flags);
 

@@ -343,7 +343,7 @@ mrc_perf_transfer() {
 	srv=$MRC_BG_PID
 	mrc_wait_for 30 grep -q listening "$out.server.log" || true
 	in_ns "$ns_c" "$MRC_PERF" client -j -c "$addr" -p "$port" "$@" \
-		> "$out.client" 2> "$out.client.log"
+		${MRC_PERF_SPLICE:+--splice} > "$out.client" 2> "$out.client.log"
 	local crc=$?
 	wait "$srv"
 	local src=$?

@@ -125,6 +125,8 @@ const MibMetric kMib[] = {
     {"mrc_out_bursts", nullptr, nullptr,
      "Segmentation-offload packets sent: bursts of data packets on one path, cut into whole MRC "
      "packets."},
+    {"mrc_out_zero_copy_bytes", nullptr, nullptr,
+     "Bytes sendfile() or splice() queued by reference to their pages, never copied."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -103,6 +103,7 @@ const char *const kMibNames[] = {
     "PathTxRefused",
     "PathProbeStale",
     "OutBursts",
+    "OutZeroCopyBytes",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -64,6 +64,19 @@ void check_errno(int rc, int err, const std::string &what)
 		     : "succeeded, want " + std::string(std::strerror(err)));
 }
 
+// A counter of this namespace's /proc/net/mrc_stat, or -1.
+long long mib(const char *name)
+{
+	std::unique_ptr<FILE, int (*)(FILE *)> f(std::fopen("/proc/net/mrc_stat", "r"),
+						 std::fclose);
+	char key[64];
+	long long v;
+	while (f && std::fscanf(f.get(), "%63s %lld", key, &v) == 2)
+		if (std::strcmp(key, name) == 0)
+			return v;
+	return -1;
+}
+
 sockaddr_mrc addr(const char *ip, uint16_t port)
 {
 	sockaddr_mrc a{};
@@ -585,6 +598,7 @@ void test_inet6_dropin()
 	bool wrote = f >= 0 && write(f, file.data(), file.size()) == (ssize_t)file.size();
 	std::vector<char> got(file.size());
 	bool ok = false;
+	long long zc0 = mib("OutZeroCopyBytes");
 	if (wrote) {
 		std::thread rd([&]() { ok = read_all(s, got.data(), got.size()); });
 		off_t off = 0;
@@ -598,6 +612,12 @@ void test_inet6_dropin()
 		rd.join();
 	}
 	check(ok && got == file, "sendfile() of 1 MiB arrives intact");
+	// The stream socket's sendpage queues the file's pages themselves:
+	// every byte counted as never copied (fewer: some were copied).
+	long long zc = mib("OutZeroCopyBytes") - zc0;
+	check(zc0 >= 0 && zc == (long long)file.size(),
+	      "sendfile() queues the file's pages without copying them (OutZeroCopyBytes)",
+	      std::to_string(zc) + " bytes by reference, want " + std::to_string(file.size()));
 	if (f >= 0) {
 		close(f);
 		unlink(path);
@@ -607,7 +627,12 @@ void test_inet6_dropin()
 	if (pipe(p) == 0) {
 		std::string msg = "spliced through a pipe";
 		ssize_t w = write(p[1], msg.data(), msg.size());
+		long long zs0 = mib("OutZeroCopyBytes");
 		ssize_t out = splice(p[0], nullptr, c, nullptr, msg.size(), 0);
+		long long zs = mib("OutZeroCopyBytes") - zs0;
+		check(out > 0 && zs == out,
+		      "splice() from a pipe queues its pages without copying them",
+		      std::to_string(zs) + " bytes by reference, want " + std::to_string(out));
 		pollfd pf{s, POLLIN, 0};
 		poll(&pf, 1, 20000);
 		ssize_t in = splice(s, nullptr, p[1], nullptr, msg.size(), 0);

@@ -34,12 +34,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -78,6 +81,7 @@ struct Options {
 	double duration = 0;
 	uint64_t requests = 0;
 	double idle_hold = 0;
+	bool splice = false;
 };
 
 // Message sizes for SEQPACKET, from the same seed on both sides.
@@ -416,6 +420,56 @@ Fd connect_to(const Options &o)
 	return fd;
 }
 
+// The sender's bytes through a pipe and splice() (--splice): each chunk is
+// written into the pipe, then spliced into the socket, whose sendpage
+// queues the pipe's pages by reference (what sendfile() and splice() users
+// get from a stream socket).
+class SplicePipe {
+public:
+	explicit SplicePipe(size_t chunk)
+	{
+		if (pipe2(p_, O_CLOEXEC) < 0)
+			throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+		// A whole chunk must fit, or writing it would block forever.
+		if (fcntl(p_[1], F_SETPIPE_SZ, static_cast<int>(std::max<size_t>(chunk, 4096))) <
+		    0) {
+			int e = errno;
+			close(p_[0]);
+			close(p_[1]);
+			throw std::runtime_error(std::string("pipe size: ") + std::strerror(e));
+		}
+	}
+	~SplicePipe()
+	{
+		close(p_[0]);
+		close(p_[1]);
+	}
+	SplicePipe(const SplicePipe &) = delete;
+	SplicePipe &operator=(const SplicePipe &) = delete;
+
+	// Put @len bytes in the pipe (empty: the last chunk was spliced whole).
+	bool fill(const uint8_t *buf, size_t len)
+	{
+		for (size_t done = 0; done < len;) {
+			ssize_t n = write(p_[1], buf + done, len - done);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return false;
+			done += n;
+		}
+		return true;
+	}
+	// Up to @len of the pipe's bytes into @fd; as send() for errors.
+	ssize_t send_to(int fd, size_t len)
+	{
+		return splice(p_[0], nullptr, fd, nullptr, len, SPLICE_F_MOVE);
+	}
+
+private:
+	int p_[2];
+};
+
 bool send_one(const Options &o, uint64_t seed)
 {
 	Options mine = o;
@@ -440,6 +494,9 @@ bool send_one(const Options &o, uint64_t seed)
 		timeval tv{0, 200000};
 		setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	}
+	std::unique_ptr<SplicePipe> pipe;
+	if (o.splice)
+		pipe = std::make_unique<SplicePipe>(buf.size());
 	bool over = false;
 	while (!over && more()) {
 		size_t len = seq ? sizes.next() : o.msg_size;
@@ -450,9 +507,15 @@ bool send_one(const Options &o, uint64_t seed)
 				len = std::min<uint64_t>(o.msg_size, o.bytes - off);
 		}
 		pat.fill(off, buf.data(), len);
+		if (pipe && !pipe->fill(buf.data(), len)) {
+			error = std::string("pipe write: ") + std::strerror(errno);
+			break;
+		}
 		size_t done = 0;
 		while (done < len) {
-			ssize_t n = send(fd.get(), buf.data() + done, len - done, MSG_NOSIGNAL);
+			ssize_t n =
+			    pipe ? pipe->send_to(fd.get(), len - done)
+				 : send(fd.get(), buf.data() + done, len - done, MSG_NOSIGNAL);
 			if (n < 0) {
 				// A timed stream stops where it is when its time is up.
 				if (errno == EAGAIN && timed && !seq && Clock::now() >= until) {
@@ -996,9 +1059,22 @@ int main(int argc, char **argv)
 			"transfer: send for this many seconds instead of -n bytes "
 			"(run the server with -n 0); rr: requests for this long");
 	cli->add_option("--requests", o.requests, "rr: requests to make (default 10000)");
+	cli->add_flag(
+	    "--splice", o.splice,
+	    "stream: send through a pipe with splice() (the socket holds the pipe's pages, "
+	    "no copy)");
 	cli->add_option("--idle-hold", o.idle_hold,
 			"many: keep the connections idle this long once all are open");
 	CLI11_PARSE(app, argc, argv);
+	if (o.splice && (o.type != "stream" || o.mode != "transfer")) {
+		std::fprintf(
+		    stderr, "mrc-perf: --splice sends a stream (--type stream, --mode transfer)\n");
+		return 2;
+	}
+	// splice() has no MSG_NOSIGNAL: a reset connection must be an error
+	// we report, not a SIGPIPE that kills us.
+	if (o.splice)
+		std::signal(SIGPIPE, SIG_IGN);
 	try {
 		return srv->parsed() ? run_server_mode(o) : run_client_mode(o);
 	} catch (const std::exception &e) {

@@ -431,6 +431,9 @@ enum mrc_event_type {
  * @MRC_MIB_OUT_BURSTS: segmentation-offload packets sent: bursts of more than
  *	one data packet on one path, each cut into whole MRC packets by the
  *	stack or the device (OutPkts counts their packets).
+ * @MRC_MIB_OUT_ZERO_COPY_BYTES: bytes sendfile() or splice() queued by
+ *	reference to their pages, with no copy (stream sockets; OutBytes
+ *	counts them on the wire).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -503,6 +506,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_TX_REFUSED,
 	MRC_MIB_PATH_PROBE_STALE,
 	MRC_MIB_OUT_BURSTS,
+	MRC_MIB_OUT_ZERO_COPY_BYTES,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
