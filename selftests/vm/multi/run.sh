@@ -60,6 +60,9 @@ tests=()
 for t in "$@" 99-peer-kernel-log; do
 	[ -f "$t" ] || t=$root/selftests/multi/${t%.sh}.sh
 	[ -f "$t" ] || { echo "selftests-multi: no test $t" >&2; exit 2; }
+	# One name per test however it was given (make check passes paths):
+	# 99-peer-kernel-log, appended to every run, must not run twice.
+	t=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
 	case " ${tests[*]} " in *" $t "*) continue ;; esac
 	tests+=("$t")
 done
