@@ -124,6 +124,7 @@ flood_running=no
 kill -0 "$flood" 2>/dev/null && flood_running=yes
 kill -TERM "$flood" 2>/dev/null
 wait "$flood"
+flood_rc=$?
 ticks1=$(cpu_ticks)
 wait "$sampler"
 t_flood=$((SECONDS - t_start))
@@ -137,6 +138,7 @@ mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
 # The expired CM_RTU goes 9 s after its CM_REP: the listener must still be
 # there (the server ends after its fourth client).
 wait "$rtu"
+rtu_rc=$?
 # One more client once the flood is over.
 if in_ns "$B" "$MRC_PERF" client -j -c fd00::1 -p "$port" -n "$legit_bytes" \
 	> "$res/cli4.json" 2> "$res/cli4.log"; then
@@ -162,6 +164,12 @@ mrc_info "in ${t_flood}s: CM_REQs sent $n_req, $arrived reached A, counted $req,
 	"MRC socket objects $objs0 before, at most $objs_max during; at most $conns_max connections listed at A;" \
 	"guest CPU $(awk -v t=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v n="$n_req" \
 		'BEGIN { printf "%.1f", n ? t / hz * 1e6 / n : 0 }') us per request (sender, receiver, clients and sampler together)"
+# The injectors' own verdicts: mrc_reqflood exits 0 at SIGTERM after its
+# report, rtu-check 0 once it captured the CM_REP and sent every RTU. A
+# flood that died early, or an rtu-check that never saw its CM_REP, must
+# not pass on counters that happen to look right.
+mrc_check_eq "the CM_REQ flood ran to its end (mrc_reqflood exit status)" 0 "$flood_rc"
+mrc_check_eq "rtu-check sent every CM_RTU (exit status)" 0 "$rtu_rc"
 mrc_check "at least $n_min CM_REQs sent ($n_req)" [ "$n_req" -ge "$n_min" ]
 mrc_check_eq "the flood ran throughout the legitimate connections" yes "$flood_running"
 mrc_check "every CM_REQ that reached A counted (HsReqRecv $req >= $arrived)" [ "$req" -ge "$arrived" ]
