@@ -24,6 +24,9 @@
 #                   UBSAN; built once per machine, about an hour; not in check;
 #                   about 80 min on a quiet 2-core machine, T="..." for some
 #                   tests, MRC_SUITE_BUDGET=SECONDS bounds the run)
+#   make check-mutants  tests of the tests: each mutant breaks one promise of
+#                   the engine on purpose; the core's unit tests and the
+#                   simulator must catch every one (20+ min; not in check)
 #   make lint       checkpatch --strict, kernel-doc, sparse, W=1, clang-format,
 #                   the netlink code generated from its spec
 #   make netlink-gen  regenerate the netlink family's code from
@@ -81,6 +84,9 @@ check:
 check-debug: all
 	scripts/check-debug.sh $(T)
 
+check-mutants:
+	scripts/mutants.sh $(T)
+
 demo:
 	scripts/demo.sh
 
@@ -117,4 +123,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug check-mutants demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
