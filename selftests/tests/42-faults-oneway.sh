@@ -112,6 +112,7 @@ oneway_faults() {
 	sout0=$(mrc_mib "$FAB_B" SackOut)
 	sin0=$(mrc_mib "$FAB_A" SackIn)
 	t0=$(now_ms)
+	echo "$t0" > "$res/a.fault-at-ms"	# wall clock, as the monitor's timestamp_ns
 	oneway_on "$FAB_B" pl1
 	mrc_wait_for 10 side_check b "$(bad p1)" >/dev/null &&
 		echo $(($(now_ms) - t0)) > "$res/a.detect-ms"
@@ -235,4 +236,8 @@ mrc_check "(c) repaired: every path back" test -e "$res/c.back"
 # something that never comes (a SACK that keeps going into the hole).
 stall_ms=$(mrc_time $((2 * $(faults_policy_ms rto_max))))
 mrc_check "longest stall under 2 x rto_max = $stall_ms ms" faults_stall_below oneway "$stall_ms"
+# A failure's evidence: B's events (with their wall-clock timestamps, to
+# set against a.fault-at-ms), the path tables and the counts above.
+[ "${_mrc_failed}" = 0 ] || mrc_keep oneway "$res/mon-b" "$res"/*.json "$res"/*transitions \
+	"$res"/*-ms "$res"/*.events
 mrc_done
