@@ -16,7 +16,7 @@
 # Usage: scripts/mutants.sh [NAME...]   (default: every mutant)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 2
 
 jobs=${MRC_MUTANT_JOBS:-$(nproc)}
 work=$(mktemp -d /tmp/mrc-mutants.XXXXXX)
