@@ -423,12 +423,6 @@ static const struct mrc_route *mrc_glue_probe_route(const struct mrc_sock *msk,
 	return rt && rt->mode != MRC_FWD_ENTROPY ? rt : NULL;
 }
 
-/* What a path probe of this connection proves: the size of its padding. */
-static u32 mrc_glue_probe_size(const struct mrc_sock *msk)
-{
-	return mrc_conn_probe_size(msk->conn);
-}
-
 static struct mrc_probe_seen *mrc_glue_probe_slot(struct mrc_dp_net *dn,
 						  const struct in6_addr *peer,
 						  u32 path_id)
@@ -456,7 +450,7 @@ static int mrc_glue_path_probe_out(const struct mrc_sock *msk, u32 ev)
 	if ((p->flags & MRC_PATHF_REV_OUT) &&
 	    (p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP))
 		return 0;
-	return mrc_glue_probe_size(msk);
+	return mrc_conn_probe_size(msk->conn);
 }
 
 /* A probe of ours on @ev, proving @size, was answered: remember it. */
@@ -494,7 +488,7 @@ static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev)
 	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
 	spin_lock_bh(&dn->probe_seen_lock);
 	if (e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
-	    e->size >= mrc_glue_probe_size(msk))
+	    e->size >= mrc_conn_probe_size(msk->conn))
 		at = e->at;
 	spin_unlock_bh(&dn->probe_seen_lock);
 	return at;
@@ -603,6 +597,9 @@ static int mrc_glue_sndq_frags(struct mrc_sock *msk, u64 off, u32 len,
 		if (off < cb->off)
 			return -EFAULT;
 		pos = off - cb->off;
+		/* q holds some of the bytes: its pages may be another's */
+		if (skb && skb_has_shared_frag(q))
+			skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 		for (i = 0; i < skb_shinfo(q)->nr_frags; i++) {
 			const skb_frag_t *f = &skb_shinfo(q)->frags[i];
 			u32 fsz = skb_frag_size(f), n;
@@ -615,8 +612,6 @@ static int mrc_glue_sndq_frags(struct mrc_sock *msk, u64 off, u32 len,
 			if (skb && !mrc_glue_add_frag(skb, skb_frag_page(f),
 						      skb_frag_off(f) + pos, n))
 				return -EFAULT;
-			if (skb && skb_has_shared_frag(q))
-				skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 			if (++frags > MAX_SKB_FRAGS)
 				return frags;
 			pos = 0;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <linux/mrc.h>
+#include <mrc/netlink.hpp>
 #include <mrc/pattern.hpp>
 #include <mrc/socket.hpp>
 
@@ -64,17 +65,15 @@ void check_errno(int rc, int err, const std::string &what)
 		     : "succeeded, want " + std::string(std::strerror(err)));
 }
 
-// A counter of this namespace's /proc/net/mrc_stat, or -1.
-long long mib(const char *name)
+// A counter of this namespace (libmrc, over netlink), or -1.
+long long mib(uint32_t id)
 {
-	std::unique_ptr<FILE, int (*)(FILE *)> f(std::fopen("/proc/net/mrc_stat", "r"),
-						 std::fclose);
-	char key[64];
-	long long v;
-	while (f && std::fscanf(f.get(), "%63s %lld", key, &v) == 2)
-		if (std::strcmp(key, name) == 0)
-			return v;
-	return -1;
+	try {
+		auto v = mrc::Client().stats().get(id);
+		return v ? static_cast<long long>(*v) : -1;
+	} catch (const std::exception &) {
+		return -1;
+	}
 }
 
 sockaddr_mrc addr(const char *ip, uint16_t port)
@@ -598,7 +597,7 @@ void test_inet6_dropin()
 	bool wrote = f >= 0 && write(f, file.data(), file.size()) == (ssize_t)file.size();
 	std::vector<char> got(file.size());
 	bool ok = false;
-	long long zc0 = mib("OutZeroCopyBytes");
+	long long zc0 = mib(MRC_MIB_OUT_ZERO_COPY_BYTES);
 	if (wrote) {
 		std::thread rd([&]() { ok = read_all(s, got.data(), got.size()); });
 		off_t off = 0;
@@ -614,7 +613,7 @@ void test_inet6_dropin()
 	check(ok && got == file, "sendfile() of 1 MiB arrives intact");
 	// The stream socket's sendpage queues the file's pages themselves:
 	// every byte counted as never copied (fewer: some were copied).
-	long long zc = mib("OutZeroCopyBytes") - zc0;
+	long long zc = mib(MRC_MIB_OUT_ZERO_COPY_BYTES) - zc0;
 	check(zc0 >= 0 && zc == (long long)file.size(),
 	      "sendfile() queues the file's pages without copying them (OutZeroCopyBytes)",
 	      std::to_string(zc) + " bytes by reference, want " + std::to_string(file.size()));
@@ -627,9 +626,9 @@ void test_inet6_dropin()
 	if (pipe(p) == 0) {
 		std::string msg = "spliced through a pipe";
 		ssize_t w = write(p[1], msg.data(), msg.size());
-		long long zs0 = mib("OutZeroCopyBytes");
+		long long zs0 = mib(MRC_MIB_OUT_ZERO_COPY_BYTES);
 		ssize_t out = splice(p[0], nullptr, c, nullptr, msg.size(), 0);
-		long long zs = mib("OutZeroCopyBytes") - zs0;
+		long long zs = mib(MRC_MIB_OUT_ZERO_COPY_BYTES) - zs0;
 		check(out > 0 && zs == out,
 		      "splice() from a pipe queues its pages without copying them",
 		      std::to_string(zs) + " bytes by reference, want " + std::to_string(out));

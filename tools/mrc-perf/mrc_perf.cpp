@@ -428,30 +428,22 @@ class SplicePipe {
 public:
 	explicit SplicePipe(size_t chunk)
 	{
-		if (pipe2(p_, O_CLOEXEC) < 0)
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
 			throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+		rd_ = Fd(p[0]);
+		wr_ = Fd(p[1]);
 		// A whole chunk must fit, or writing it would block forever.
-		if (fcntl(p_[1], F_SETPIPE_SZ, static_cast<int>(std::max<size_t>(chunk, 4096))) <
-		    0) {
-			int e = errno;
-			close(p_[0]);
-			close(p_[1]);
-			throw std::runtime_error(std::string("pipe size: ") + std::strerror(e));
-		}
+		if (fcntl(wr_.get(), F_SETPIPE_SZ,
+			  static_cast<int>(std::max<size_t>(chunk, 4096))) < 0)
+			throw std::runtime_error(std::string("pipe size: ") + std::strerror(errno));
 	}
-	~SplicePipe()
-	{
-		close(p_[0]);
-		close(p_[1]);
-	}
-	SplicePipe(const SplicePipe &) = delete;
-	SplicePipe &operator=(const SplicePipe &) = delete;
 
 	// Put @len bytes in the pipe (empty: the last chunk was spliced whole).
 	bool fill(const uint8_t *buf, size_t len)
 	{
 		for (size_t done = 0; done < len;) {
-			ssize_t n = write(p_[1], buf + done, len - done);
+			ssize_t n = write(wr_.get(), buf + done, len - done);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0)
@@ -463,11 +455,11 @@ public:
 	// Up to @len of the pipe's bytes into @fd; as send() for errors.
 	ssize_t send_to(int fd, size_t len)
 	{
-		return splice(p_[0], nullptr, fd, nullptr, len, SPLICE_F_MOVE);
+		return splice(rd_.get(), nullptr, fd, nullptr, len, SPLICE_F_MOVE);
 	}
 
 private:
-	int p_[2];
+	Fd rd_, wr_;
 };
 
 bool send_one(const Options &o, uint64_t seed)
