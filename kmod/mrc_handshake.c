@@ -257,6 +257,18 @@ static void mrc_hs_act(struct mrc_sock *msk, const struct mrc_cm_act *a)
 		mrc_hs_verdict(msk, mrc_glue_push(msk));
 }
 
+/* How long the disconnect tries: from the connection's failure policy. */
+static void mrc_hs_set_policy(struct mrc_sock *msk)
+{
+	const struct mrc_policy *p;
+
+	if (!msk->params)
+		return;
+	p = &msk->params->policy;
+	mrc_cm_fsm_set_policy(&msk->cm, mrc_policy_timeout_budget(p),
+			      p->rto_max_ns);
+}
+
 /**
  * mrc_hs_connect() - start the active side of the handshake.
  * @msk: the socket (locked), bound, with addresses and engine prepared.
@@ -277,6 +289,7 @@ int mrc_hs_connect(struct mrc_sock *msk, u64 now)
 	msk->ev_cm = get_random_u32();
 	msk->rqpn = 0;
 	mrc_cm_fsm_connect(&msk->cm, now, budget, &a);
+	mrc_hs_set_policy(msk);
 	mrc_hs_act(msk, &a);
 	MRC_INC_STATS(sock_net(&msk->sk), MRC_MIB_HS_REQ_SENT);
 	return 0;
@@ -551,6 +564,7 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 	sock_hold(&l->sk);
 	child->parent = l;
 	mrc_cm_fsm_accept(&child->cm, ktime_get_ns(), &a);
+	mrc_hs_set_policy(child);
 	mrc_hs_act(child, &a);
 	if (child->sk.sk_state == MRC_ST_CLOSED) {
 		/* the engine refused the parameters: nobody will accept it */

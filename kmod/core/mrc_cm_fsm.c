@@ -72,6 +72,29 @@ void mrc_cm_fsm_accept(struct mrc_cm_fsm *f, u64 now, struct mrc_cm_act *a)
 	a->send = MRC_OP_CM_REP;
 }
 
+/**
+ * mrc_cm_fsm_set_policy() - how long a disconnect tries, from the failure
+ * policy of the connection (after mrc_cm_fsm_connect() or
+ * mrc_cm_fsm_accept(), which clear it).
+ * @f: the connection's state.
+ * @data_budget: how long the policy lets a data packet go unacknowledged
+ *	before the connection fails (mrc_policy_timeout_budget()), ns.
+ * @rto_max: the policy's longest retransmission timeout (ns).
+ *
+ * A CM_DREQ is the stream's last packet: the connection must not fail at
+ * its close where its data would still have got through. Our CM_DREQ is
+ * retransmitted for as long as a data packet would be (MRC_CM_FIN_WAIT_NS
+ * at least), and, like data, no more often than @rto_max once backed off
+ * (MRC_CM_RTO_MAX_NS at least): on an overloaded host, a fixed budget
+ * failed connections whose every byte had arrived, while a fast
+ * retransmission of several copies added to the load.
+ */
+void mrc_cm_fsm_set_policy(struct mrc_cm_fsm *f, u64 data_budget, u64 rto_max)
+{
+	f->fin_budget = max(data_budget, MRC_CM_FIN_WAIT_NS);
+	f->fin_rto_max = max(rto_max, MRC_CM_RTO_MAX_NS);
+}
+
 /* Our CM_DREQ goes out once the application closed and all is acked. */
 static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 				  bool all_acked, struct mrc_cm_act *a)
@@ -82,7 +105,8 @@ static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 		return;
 	a->state = MRC_ST_DREQ_SENT;
 	f->rtu_pending = false;	/* the DREQ's retransmissions take over */
-	mrc_cm_fsm_start_retx(f, now, MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
+	mrc_cm_fsm_start_retx(f, now, f->fin_budget ? f->fin_budget :
+			      MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
 }
 
 /**
@@ -144,10 +168,13 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		return;
 	}
 	if (now >= f->next) {
-		u64 rto = MRC_CM_RTO_INIT_NS << min(f->tries + 1, 10U);
+		u64 rto = MRC_CM_RTO_INIT_NS << min(f->tries + 1, 16U);
+		u64 cap = MRC_CM_RTO_MAX_NS;
 
+		if (op == MRC_OP_CM_DREQ && f->fin_rto_max)
+			cap = f->fin_rto_max;
 		f->tries++;
-		f->next = now + min(rto, MRC_CM_RTO_MAX_NS);
+		f->next = now + min(rto, cap);
 		a->new_ev = true;
 		a->send = op;
 		a->fan_out = true;

@@ -66,7 +66,11 @@ enum mrc_sock_state {
  * listener does seconds later (mrc_cm_fsm_msg()).
  */
 #define MRC_CM_RTU_NS		4000000000ULL
-/** MRC_CM_FIN_WAIT_NS - how long a disconnect may wait for its CM_DREP. */
+/**
+ * MRC_CM_FIN_WAIT_NS - the least time a disconnect waits for its CM_DREP;
+ * longer when the failure policy would wait longer for a data packet
+ * (mrc_cm_fsm_set_policy()).
+ */
 #define MRC_CM_FIN_WAIT_NS	10000000000ULL
 /** MRC_CM_CONNECT_NS - connect()'s budget when the policy gives none. */
 #define MRC_CM_CONNECT_NS	5000000000ULL
@@ -81,6 +85,10 @@ enum mrc_sock_state {
  * @budget: active side: the handshake's budget (connect()'s, from the
  *	failure policy): how long each of its two steps, the CM_REQ until a
  *	CM_REP and the CM_RTU until an answer, may go unanswered (ns).
+ * @fin_budget: how long our CM_DREQ may go unanswered (ns), 0:
+ *	MRC_CM_FIN_WAIT_NS (mrc_cm_fsm_set_policy()).
+ * @fin_rto_max: the longest wait between two CM_DREQ retransmissions
+ *	(ns), 0: MRC_CM_RTO_MAX_NS.
  * @peer_fin: the peer sent CM_DREQ: it sends no more data.
  * @fin_acked: our CM_DREQ was answered.
  * @close_wanted: the application closed (or shut down sending): send
@@ -98,6 +106,8 @@ struct mrc_cm_fsm {
 	u64 next;
 	u64 deadline;
 	u64 budget;
+	u64 fin_budget;
+	u64 fin_rto_max;
 	bool peer_fin;
 	bool fin_acked;
 	bool close_wanted;
@@ -174,6 +184,8 @@ struct mrc_cm_facts {
 void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,
 			struct mrc_cm_act *a);
 void mrc_cm_fsm_accept(struct mrc_cm_fsm *f, u64 now, struct mrc_cm_act *a);
+void mrc_cm_fsm_set_policy(struct mrc_cm_fsm *f, u64 data_budget,
+			   u64 rto_max);
 void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		      struct mrc_cm_act *a);
 void mrc_cm_fsm_close(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,

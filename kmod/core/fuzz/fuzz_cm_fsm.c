@@ -55,7 +55,8 @@ static void check(u8 state, u64 now, const struct mrc_cm_fsm *f,
 	if (a->send == MRC_OP_CM_RTU && state != MRC_ST_REQ_SENT &&
 	    !f->rtu_pending)
 		abort();
-	if (f->next > f->deadline + MRC_CM_RTO_MAX_NS)
+	/* a retransmission is never further off than the longest backoff */
+	if (f->next > f->deadline + max(MRC_CM_RTO_MAX_NS, f->fin_rto_max))
 		abort();
 }
 
@@ -76,6 +77,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	else
 		mrc_cm_fsm_connect(&f, now, (u64)(data[0] >> 2) * 100000000ULL, &a);
 	state = a.state;
+	/* a failure policy's data budget and longest RTO, 0 to 63 s */
+	mrc_cm_fsm_set_policy(&f, (u64)(data[0] >> 2) * 1000000000ULL,
+			      (u64)(data[0] >> 4) * 250000000ULL);
 
 	for (i = 1; i + 3 <= size; i += 3) {
 		u8 ev = data[i] & 3, bits = data[i + 2];

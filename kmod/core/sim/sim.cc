@@ -172,6 +172,12 @@ private:
 	void apply_planes();
 	void cm_send(int side, uint8_t opcode, bool fan_out = false);
 	bool cm_act(int side, const mrc_cm_act &a);
+	// The disconnect's budget from the policy, as the module's glue sets it.
+	void set_cm_policy(Endpoint &e) const
+	{
+		mrc_cm_fsm_set_policy(&e.cm, mrc_policy_timeout_budget(&sc_.params.policy),
+				      sc_.params.policy.rto_max_ns);
+	}
 	bool cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev);
 	void snap_rto();
 	uint64_t rto_at_fault_[2] = {0, 0};
@@ -708,6 +714,7 @@ bool Sim::cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev)
 		e.lparams = cm.params;
 		e.rparams = cm.req_params;
 		mrc_cm_fsm_accept(&e.cm, now_, &a);
+		set_cm_policy(e);
 		return cm_act(side, a);
 	}
 	if (e.cm_over) {
@@ -820,6 +827,7 @@ Result Sim::run()
 		mrc_cm_act a;
 
 		mrc_cm_fsm_connect(&ep_[0].cm, now_, 0, &a);
+		set_cm_policy(ep_[0]);
 		if (!cm_act(0, a))
 			return res_;
 	}
@@ -953,7 +961,7 @@ Result Sim::run()
 			return fail("side " + std::to_string(s) + " did not close cleanly (err " +
 				    std::to_string(ep_[s].cm_err) + ")"),
 			       res_;
-		if (ep_[s].cm_over_ns > res_.close_ns + MRC_CM_FIN_WAIT_NS)
+		if (ep_[s].cm_over_ns > res_.close_ns + ep_[s].cm.fin_budget)
 			return fail("side " + std::to_string(s) + " closed too late"), res_;
 		if (ep_[s].conn.err)
 			return fail("side " + std::to_string(s) + " failed with err " +

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // The connection-management state machine: handshake, retransmission,
 // give-up, half-close, and every message that must be ignored.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "mrc_cm.h"
@@ -498,6 +500,67 @@ TEST(CmFsm, UnansweredDreqEndsWithTimeout)
 	 */
 	EXPECT_EQ(c.a.err, ETIMEDOUT);
 	EXPECT_FALSE(c.a.timeout) << "not a handshake's timeout";
+}
+
+// A CM_DREQ is the stream's last packet: it is retransmitted for as long
+// as the failure policy would retransmit a data packet, backing off to the
+// policy's longest RTO like data. On a slow, overloaded host the fixed
+// 10 s failed connections whose every byte had arrived (73-many-conns on
+// the debug kernel).
+TEST(CmFsm, DisconnectTriesAsLongAsThePolicyWouldForData)
+{
+	constexpr u64 kBudget = 60000 * kMs, kRtoMax = 4000 * kMs;
+	Conn c;
+
+	c.Connect(kT0);
+	mrc_cm_fsm_set_policy(&c.f, kBudget, kRtoMax);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	ASSERT_EQ(c.state, MRC_ST_DREQ_SENT);
+	EXPECT_EQ(c.f.deadline, kT0 + kBudget);
+	u64 now = kT0, last = kT0, longest = 0;
+	u32 sends = 0;
+	while (now < kT0 + kBudget) {
+		c.Timer(now);
+		ASSERT_FALSE(c.a.done) << "gave up at " << (now - kT0) / kMs << " ms";
+		if (c.a.send == MRC_OP_CM_DREQ) {
+			longest = std::max(longest, now - last);
+			last = now;
+			sends++;
+		}
+		ASSERT_GT(c.a.timer, now);
+		now = c.a.timer;
+	}
+	EXPECT_EQ(longest, kRtoMax) << "backs off to the policy's RTO, no further";
+	// 20 ms doubling to 4 s (8 sends), then every 4 s until 60 s.
+	EXPECT_GE(sends, 20u);
+	EXPECT_LE(sends, 22u);
+	c.Timer(kT0 + kBudget);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, ETIMEDOUT);
+}
+
+// A policy that gives up on data sooner than MRC_CM_FIN_WAIT_NS (the
+// default: 4.5 s) leaves the disconnect its 10 s and 500 ms backoff.
+TEST(CmFsm, DisconnectTriesAtLeastTheFixedWait)
+{
+	Conn c;
+
+	c.Accept(kT0);
+	mrc_cm_fsm_set_policy(&c.f, 4500 * kMs, 500 * kMs);
+	c.Close(kT0);
+	ASSERT_EQ(c.state, MRC_ST_DREQ_SENT);
+	EXPECT_EQ(c.f.deadline, kT0 + MRC_CM_FIN_WAIT_NS);
+	for (u64 now = kT0; now < kT0 + MRC_CM_FIN_WAIT_NS; now = c.a.timer) {
+		c.Timer(now);
+		ASSERT_FALSE(c.a.done);
+		if (c.a.send) {
+			EXPECT_LE(c.f.next - now, MRC_CM_RTO_MAX_NS);
+		}
+	}
+	c.Timer(kT0 + MRC_CM_FIN_WAIT_NS);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, ETIMEDOUT);
 }
 
 // Both sides closed at once and the peer's CM_DREQ came (we answered it),
