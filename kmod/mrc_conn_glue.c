@@ -941,6 +941,8 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 			  now.rev_probes);
 	mrc_glue_fold_one(net, MRC_MIB_PATH_PROBE_STALE, &f->probes_stale,
 			  now.probes_stale);
+	mrc_glue_fold_one(net, MRC_MIB_IN_SACK_CREDIT_BOGUS, &f->credit_bogus,
+			  now.credit_bogus);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

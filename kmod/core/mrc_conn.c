@@ -985,6 +985,7 @@ void mrc_conn_get_totals(const struct mrc_conn *conn,
 	out->path_flaps = conn->paths.flaps;
 	out->rev_probes = conn->paths.rev_probes;
 	out->probes_stale = conn->paths.probes_stale;
+	out->credit_bogus = conn->ctx.bogus;
 }
 
 /**

@@ -728,6 +728,8 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @path_flaps: paths that failed right after returning (MRC_PATH_FLAP_WINDOW).
  * @rev_probes: reverse-liveness probes (mrc_path_reverse_poll()).
  * @probes_stale: probe answers for an earlier probe (not counted).
+ * @credit_bogus: SACKs whose credit no receiver could have granted
+ *	(mrc_credit_tx_plausible()): ignored.
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
@@ -737,6 +739,7 @@ struct mrc_conn_totals {
 	u64 path_flaps;
 	u64 rev_probes;
 	u64 probes_stale;
+	u64 credit_bogus;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

@@ -334,9 +334,15 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	/*
 	 * What a SACK says about the receiver's state (credit, port status,
 	 * MPR) is as old as its cumulative ack: a reordered older SACK, or
-	 * a replayed one, must not move it.
+	 * a replayed one, must not move it. A credit no receiver could have
+	 * granted, fresh or not, says the SACK is forged or broken: nothing
+	 * else of its extension is believed either.
 	 */
 	fresh = mrc_psn_after_eq(s->cack_psn, una_before);
+	if (s->has_credit &&
+	    !mrc_credit_tx_plausible(&conn->ctx, s->credit.credit,
+				     conn->tx.una_off))
+		fresh = false;
 	if (s->has_credit && fresh) {
 		mrc_credit_tx_update(&conn->ctx, s->credit.credit,
 				     conn->tx.una_off);

@@ -79,6 +79,15 @@ void mrc_credit_tx_init(struct mrc_credit_tx *tx, u64 limit,
 	tx->mss = mss ? mss : 1;
 }
 
+bool mrc_credit_tx_plausible(struct mrc_credit_tx *tx, u64 limit,
+			     u64 acked_off)
+{
+	if (limit <= acked_off + tx->peer_rcvbuf)
+		return true;
+	tx->bogus++;
+	return false;
+}
+
 bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit, u64 acked_off)
 {
 	if (limit > acked_off + tx->peer_rcvbuf) {

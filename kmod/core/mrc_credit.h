@@ -157,6 +157,20 @@ void mrc_credit_tx_init(struct mrc_credit_tx *tx, u64 limit,
 bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit, u64 acked_off);
 
 /**
+ * mrc_credit_tx_plausible() - could a receiver ever have granted @limit?
+ * Counts a @limit it could not (@bogus), whatever SACK carried it: a
+ * reordered or replayed old SACK carries no larger limit than a fresh one
+ * could, so one that does is forged or broken.
+ * @tx: sender credit state.
+ * @limit: the advertised limit.
+ * @acked_off: stream offset the peer has acknowledged cumulatively so far.
+ *
+ * Return: false (counted) when @limit is beyond @acked_off + peer_rcvbuf.
+ */
+bool mrc_credit_tx_plausible(struct mrc_credit_tx *tx, u64 limit,
+			     u64 acked_off);
+
+/**
  * mrc_credit_tx_avail() - bytes the peer can take beyond @snd_nxt.
  * @tx: sender credit state.
  * @snd_nxt: stream offset of the next new byte to send.

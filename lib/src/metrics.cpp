@@ -127,6 +127,8 @@ const MibMetric kMib[] = {
      "packets."},
     {"mrc_out_zero_copy_bytes", nullptr, nullptr,
      "Bytes sendfile() or splice() queued by reference to their pages, never copied."},
+    {"mrc_in_sack_credit_bogus", nullptr, nullptr,
+     "SACKs whose credit no receiver could have granted (forged or broken): their state ignored."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

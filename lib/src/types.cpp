@@ -104,6 +104,7 @@ const char *const kMibNames[] = {
     "PathProbeStale",
     "OutBursts",
     "OutZeroCopyBytes",
+    "InSackCreditBogus",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

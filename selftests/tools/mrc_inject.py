@@ -416,6 +416,19 @@ def classes(c, a):
     yield ("SACKs acknowledging data never sent", P[0], ["InDropMalformed"] + sock, True,
            [to_peer(p) for p in sk] * 2)
 
+    # 8b. Issue 17: an attacker on the path, who saw the sender's key in
+    # the receiver's SACKs, replays an old SACK (its cumulative ack 64
+    # PSNs behind, acknowledging nothing) three times, its credit inflated
+    # and every plane of the receiver said down. Believed, the credit
+    # would switch flow control off for the rest of the connection (the
+    # receiver then drops what it has no room for); each copy is counted
+    # as a credit no receiver could grant, and nothing it says is taken
+    # (60-inject.sh checks that no out-of-window drops follow).
+    stale = bth(OP["SACK"], c.qb) + seth(c.psn - 64, nxt=1, key=kb) + cc_state() + \
+        credit_ext(1 << 40, ports=0)
+    yield ("replayed old SACK with the right key and an inflated credit (x3)", P[0],
+           ["InSackCreditBogus"], True, [to_peer(stale)] * 3)
+
     # 9. NACKs for PSNs never sent; UNEXP_EVENT (fatal) among them.
     yield ("NACKs for PSNs never sent (incl. fatal UNEXP_EVENT)", P[0],
            ["InDropMalformed"] + sock, True,

@@ -434,6 +434,9 @@ enum mrc_event_type {
  * @MRC_MIB_OUT_ZERO_COPY_BYTES: bytes sendfile() or splice() queued by
  *	reference to their pages, with no copy (stream sockets; OutBytes
  *	counts them on the wire).
+ * @MRC_MIB_IN_SACK_CREDIT_BOGUS: SACKs with the right key whose credit no
+ *	receiver could have granted (beyond what it acknowledged plus its
+ *	buffer): forged or broken, their credit, port status and MPR ignored.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -507,6 +510,7 @@ enum mrc_mib {
 	MRC_MIB_PATH_PROBE_STALE,
 	MRC_MIB_OUT_BURSTS,
 	MRC_MIB_OUT_ZERO_COPY_BYTES,
+	MRC_MIB_IN_SACK_CREDIT_BOGUS,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

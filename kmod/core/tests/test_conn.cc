@@ -469,6 +469,56 @@ TEST(Conn, StaleOrInflatedSackCreditIgnored)
 	EXPECT_EQ(pr.c[0].ctx.limit, most) << "the most a receiver could grant is taken";
 }
 
+// A credit no receiver could grant is counted whatever the SACK's age (a
+// replayed old SACK inflated: the attack of issue #17, which InSackCreditBogus
+// shows), and nothing else its extension says is believed: a forged
+// current SACK with an impossible credit takes no plane of the peer down.
+TEST(Conn, ImpossibleSackCreditIsCountedAndBelievedInNothing)
+{
+	Pair pr;
+	mrc_pkt pkt, old{};
+	mrc_conn_verdict v;
+	uint32_t ev;
+	bool have_old = false;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 30000, false), 0);
+	pr.pump(0, 5);
+	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
+		if (pkt.type == MRC_PKT_SACK && !have_old) {
+			old = pkt;
+			have_old = true;
+		}
+	ASSERT_TRUE(have_old);
+	pr.settle(false);
+	ASSERT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	const uint64_t limit = pr.c[0].ctx.limit;
+	const uint32_t ports = pr.c[0].peer_ports;
+	mrc_conn_totals t0, t1;
+	mrc_conn_get_totals(&pr.c[0], &t0);
+
+	// Three copies of the old SACK, its credit inflated.
+	old.u.sack.has_credit = true;
+	old.u.sack.credit.credit = 1ULL << 40;
+	old.u.sack.credit.port_status = 0;
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(mrc_conn_rx(&pr.c[0], &old, 0, false, pr.now, &v), 0);
+	mrc_conn_get_totals(&pr.c[0], &t1);
+	EXPECT_EQ(t1.credit_bogus, t0.credit_bogus + 3) << "each copy counted";
+	EXPECT_EQ(pr.c[0].ctx.limit, limit);
+
+	// A current one: its port status (every plane down) is not believed.
+	mrc_pkt forged = old;
+	forged.u.sack.cack_psn = pr.c[0].tx.una;
+	forged.u.sack.sack_offset = 0;
+	forged.u.sack.sack_bitmap = 0;
+	EXPECT_EQ(mrc_conn_rx(&pr.c[0], &forged, 0, false, pr.now, &v), 0);
+	mrc_conn_get_totals(&pr.c[0], &t1);
+	EXPECT_EQ(t1.credit_bogus, t0.credit_bogus + 4);
+	EXPECT_EQ(pr.c[0].ctx.limit, limit);
+	EXPECT_EQ(pr.c[0].peer_ports, ports) << "a forged SACK's port status was taken";
+	EXPECT_GT(mrc_conn_usable_paths(&pr.c[0]), 0u);
+}
+
 // A plane that goes down takes what was in flight on it: resent at once
 // on the other plane, not at the RTO, and not counted as congestion.
 TEST(Conn, LinkDownResendsItsInFlightAtOnce)
