@@ -9,12 +9,18 @@
 #   defaults      every offload the NIC has on, MTU 9000 (jumbo)
 #   tx-csum-off   transmit checksum offload off on both hosts' planes
 #   gro-off       GRO off at the receiver (B)
+#   rx-csum-off   receive checksum offload off at the receiver (B): its
+#                 stack verifies every UDP checksum in software
 #   mtu1500       planes at MTU 1500 on both hosts (the default is 9000)
 # A variant the NIC cannot switch (ethtool: [fixed]) is reported as such
 # and still run. In each, A sends bursts as segmentation-offload packets
 # (OutBursts grows: fails when bursts never form) that the stack cuts in
 # software before virtio-net, which on 6.1 takes no UDP segmentation
-# offload: the bytes verified at B went through that software path.
+# offload: the bytes verified at B went through that software path. A
+# kprobe on the stack's UDP segmenter (__udp_gso_segment) counts its runs
+# on A: it must have cut as many skbs as A sent bursts, less those a
+# full queue dropped before they reached it (fails when the device took
+# the bursts whole, or when they never went through that code).
 # timeout: 900
 . "$(dirname "$0")/lib_multi.sh"
 
@@ -30,6 +36,19 @@ offloads() { # what each plane NIC of this host offers
 	done
 }
 
+tr=/sys/kernel/tracing
+gso_probe_on() {
+	echo 'p:mrc_udp_gso __udp_gso_segment' >> "$tr/kprobe_events" &&
+		echo 1 > "$tr/events/kprobes/mrc_udp_gso/enable" &&
+		echo 0 > "$tr/tracing_on"	# counted in kprobe_profile, not traced
+}
+gso_probe_off() {
+	echo 0 > "$tr/events/kprobes/mrc_udp_gso/enable" 2>/dev/null
+	echo '-:mrc_udp_gso' >> "$tr/kprobe_events" 2>/dev/null
+	echo 1 > "$tr/tracing_on"
+}
+gso_runs() { awk '$1 == "mrc_udp_gso" { print $2 }' "$tr/kprobe_profile"; }
+
 # variant NAME SETUP-ON-A SETUP-ON-B IN-EFFECT: IN-EFFECT (a command
 # string) checks that the set-up took (fails when ethtool or ip silently
 # left the setting as it was, and the variant tested the default again).
@@ -42,25 +61,37 @@ variant() {
 	sed "s/^/# $1: B /" "$res/offloads-b"
 	mrc_check "$1: in effect" eval "$4"
 	mrc_check "$1: MRC configured" node_both config usid
-	local bursts0 pkts0
+	local bursts0 pkts0 refused0 gso0 bursts cut refused
 	bursts0=$(mrc_stat OutBursts)
 	pkts0=$(mrc_stat OutPkts)
+	refused0=$(mrc_stat OutRefused)
+	gso0=$(gso_runs)
 	mrc_check "$1: $((n >> 20)) MiB stream verified" \
 		multi_transfer "$1-stream" -t stream -n "$n" --time-limit "$(mrc_time 300)"
 	multi_report "$1-stream"
+	bursts=$(($(mrc_stat OutBursts) - bursts0))
+	cut=$(($(gso_runs) - gso0))
+	refused=$(($(mrc_stat OutRefused) - refused0))
 	mrc_info "$1: A sent $(($(mrc_stat OutPkts) - pkts0)) MRC packets," \
-		"$(($(mrc_stat OutBursts) - bursts0)) of the skbs segmentation-offload bursts"
-	mrc_check "$1: A sent bursts (OutBursts)" [ "$(mrc_stat OutBursts)" -gt "$bursts0" ]
+		"$bursts of the skbs segmentation-offload bursts; the stack cut $cut" \
+		"skbs in software (__udp_gso_segment); $refused transmissions refused"
+	mrc_check "$1: A sent bursts (OutBursts)" [ "$bursts" -gt 0 ]
+	mrc_check "$1: every burst cut in software ($cut of $bursts, $refused refused)" \
+		[ "$cut" -ge $((bursts - refused)) -a "$cut" -le "$bursts" ]
 	mrc_check "$1: about $((seq / 500500))k SEQPACKET messages verified" \
 		multi_transfer "$1-seq" -t seqpacket --random-sizes 1000 -n "$seq" \
 		--time-limit "$(mrc_time 300)"
 }
-mrc_on_exit "node_a reset; node_b reset"
+mrc_on_exit "node_a reset; node_b reset; gso_probe_off"
+mrc_check "a kprobe counts the stack's UDP segmenter (__udp_gso_segment)" gso_probe_on
 tx_off="for p in \$(seq 0 $((MULTI_P - 1))); do ethtool -K pl\$p tx off; done"
 gro_off="for p in \$(seq 0 $((MULTI_P - 1))); do ethtool -K pl\$p gro off; done"
+rx_off="for p in \$(seq 0 $((MULTI_P - 1))); do ethtool -K pl\$p rx off; done"
 mtu="for p in \$(seq 0 $((MULTI_P - 1))); do ip link set pl\$p mtu 1500; done"
 variant defaults : : "offloads | grep -q 'mtu 9000' && ! grep -q 'generic-receive: off' $res/offloads-b"
 variant tx-csum-off "$tx_off" "$tx_off" "! offloads | grep -q 'tx-csum: on'"
 variant gro-off : "$gro_off" "! grep -q 'generic-receive: on' $res/offloads-b"
+# virtio-net's receive checksum is [fixed] on: off on B's e1000e plane.
+variant rx-csum-off : "$rx_off" "! grep -Eq 'rx-csum: on(tx|\$)' $res/offloads-b"
 variant mtu1500 "$mtu" "$mtu" "! offloads | grep -q 'mtu 9000' && ! grep -q 'mtu 9000' $res/offloads-b"
 mrc_done
