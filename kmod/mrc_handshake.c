@@ -148,6 +148,8 @@ static void mrc_hs_reply_stateless(struct net *net, struct sk_buff *skb,
 		.rej_reason = reason,
 		/* an old peer gets its refusal in its own version */
 		.version = req->u.cm.version,
+		/* a DREP from nobody says so: no connection heard the DREQ */
+		.flags = opcode == MRC_OP_CM_DREP ? MRC_CM_F_GONE : 0,
 	};
 	struct mrc_flow fl;
 	struct mrc_pkt pkt;
@@ -850,6 +852,7 @@ void mrc_hs_input_locked(struct mrc_sock *msk, const struct mrc_pkt *pkt)
 			cm->port == mrc_service_port(msk) &&
 			cm->client_port == mrc_client_port(msk),
 		.from_peer = cm->src_qpn == msk->rqpn,
+		.gone = cm->flags & MRC_CM_F_GONE,
 		.rtu_ok = cm->params.r_key == msk->lparams.r_key &&
 			  cm->params.init_psn == msk->lparams.init_psn,
 		.rej_reason = cm->rej_reason,

@@ -109,6 +109,38 @@ static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 			      MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
 }
 
+/* How long a half-closed connection waits between two checks that its
+ * peer still has it.
+ */
+static u64 mrc_cm_fsm_check_ns(const struct mrc_cm_fsm *f)
+{
+	return f->fin_budget ? f->fin_budget : MRC_CM_FIN_WAIT_NS;
+}
+
+/*
+ * Our CM_DREQ was answered and the peer's has not come: the peer may send
+ * data for as long as it likes, and its CM_DREQ ends that. But a peer
+ * whose every CM_DREQ copy was lost for its whole budget ends cleanly
+ * (it has our end of stream and we acknowledged all its data) and forgets
+ * the connection, and a peer that restarted forgot it too: nothing would
+ * ever come, and our reader would wait for ever. So, once per budget,
+ * our CM_DREQ goes again: a peer that has the connection answers it (and
+ * goes on), one that forgot it answers with a CM_DREP flagged
+ * MRC_CM_F_GONE (mrc_cm_fsm_msg()).
+ */
+static void mrc_cm_fsm_half_closed(struct mrc_cm_fsm *f, u64 now,
+				   struct mrc_cm_act *a)
+{
+	if (f->peer_fin)
+		return;
+	if (now >= f->next) {
+		f->next = now + mrc_cm_fsm_check_ns(f);
+		a->new_ev = true;
+		a->send = MRC_OP_CM_DREQ;
+	}
+	a->timer = f->next;
+}
+
 /**
  * mrc_cm_fsm_timer() - the connection's timer fired (or the engine ran):
  * retransmit the pending CM message when due, give up at the deadline,
@@ -130,8 +162,10 @@ void mrc_cm_fsm_timer(struct mrc_cm_fsm *f, u8 state, u64 now, bool all_acked,
 		op = MRC_OP_CM_REQ;
 		break;
 	case MRC_ST_DREQ_SENT:
-		if (f->fin_acked)
+		if (f->fin_acked) {
+			mrc_cm_fsm_half_closed(f, now, a);
 			return;
+		}
 		op = MRC_OP_CM_DREQ;
 		break;
 	case MRC_ST_ESTABLISHED:
@@ -344,12 +378,29 @@ void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 	case MRC_OP_CM_DREP:
 		if (state != MRC_ST_DREQ_SENT || !m->from_peer)
 			return;
-		f->fin_acked = true;
+		if (m->gone && !f->peer_fin) {
+			/*
+			 * The peer ended the connection and we never had its
+			 * end of stream: it gave up on its CM_DREQ, failed, or
+			 * restarted, and what it sent may not all have come.
+			 * As TCP's RST would, that is an error for our reader.
+			 */
+			mrc_cm_fsm_done(a, ECONNRESET);
+			return;
+		}
 		/* An orphan has nobody to read what the peer may still send. */
-		if (f->peer_fin || m->orphan)
+		if (f->peer_fin || m->orphan) {
+			f->fin_acked = true;
 			mrc_cm_fsm_done(a, 0);
-		else
-			a->wake = true;
+			break;
+		}
+		a->wake = true;
+		if (!f->fin_acked) {
+			/* the first check on the peer (mrc_cm_fsm_half_closed()) */
+			f->next = now + mrc_cm_fsm_check_ns(f);
+			a->timer = f->next;
+		}
+		f->fin_acked = true;
 		break;
 	default:
 		break;

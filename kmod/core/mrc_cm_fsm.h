@@ -169,6 +169,8 @@ struct mrc_cm_act {
  * @orphan: the application closed the socket: nobody reads any more.
  * @snd_nxt: the PSN of the next new data packet (mrc_conn_snd_nxt_psn());
  *	0 before the engine runs.
+ * @gone: a CM_DREP sent statelessly (MRC_CM_F_GONE): the peer has no
+ *	such connection any more.
  */
 struct mrc_cm_facts {
 	u8 opcode;
@@ -179,6 +181,7 @@ struct mrc_cm_facts {
 	bool has_conn;
 	bool orphan;
 	u32 snd_nxt;
+	bool gone;
 };
 
 void mrc_cm_fsm_connect(struct mrc_cm_fsm *f, u64 now, u64 budget,

@@ -276,6 +276,8 @@ static int mrc_check_cm(const struct mrc_pkt *pkt)
 	const struct mrc_cm_params *p = &cm->params;
 	u8 op = pkt->bth.opcode;
 
+	if (cm->flags && (cm->flags != MRC_CM_F_GONE || op != MRC_OP_CM_DREP))
+		return -MRC_WERR_RESERVED;
 	/* the previous version: only its CM_REQ (to refuse it) and our REJ */
 	if (cm->version == MRC_CM_VERSION_V1 && op != MRC_OP_CM_REQ &&
 	    op != MRC_OP_CM_REJ)
@@ -571,8 +573,10 @@ static int mrc_parse_cm(const u8 *buf, u32 len, struct mrc_pkt *pkt)
 		return -MRC_WERR_TRUNCATED;
 	if (len > want)
 		return -MRC_WERR_BAD_LENGTH;
-	if (p[1])
+	if (p[1] && (p[1] != MRC_CM_F_GONE ||
+		     pkt->bth.opcode != MRC_OP_CM_DREP))
 		return -MRC_WERR_RESERVED;
+	cm->flags = p[1];
 	cm->port = mrc_get_be16(p + 2);
 	err = mrc_get_rsvd24(p + 4, &cm->src_qpn);
 	if (!err)
@@ -885,7 +889,7 @@ static void mrc_put_cm(u8 *p, const struct mrc_pkt *pkt)
 	u8 *b = p + MRC_CMH_LEN;
 
 	p[0] = cm->version ? cm->version : MRC_CM_VERSION;
-	p[1] = 0;
+	p[1] = cm->flags;
 	mrc_put_be16(p + 2, cm->port);
 	mrc_put_rsvd24(p + 4, cm->src_qpn);
 	mrc_put_rsvd24(p + 8, cm->dst_qpn);

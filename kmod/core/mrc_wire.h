@@ -91,6 +91,12 @@
 #define MRC_CM_VERSION			2
 /** MRC_CM_VERSION_V1 - the previous generation, refused with CM_REJ. */
 #define MRC_CM_VERSION_V1		1
+/*
+ * MRC_CM_F_GONE - CMH flag of a CM_DREP sent statelessly: the sender has
+ * no such connection (it ended it, or never had it). The only CMH flag;
+ * any other, or this one on another message, is a reserved bit.
+ */
+#define MRC_CM_F_GONE			0x01
 /** MRC_RESET_VERSION - version byte of the reset header (RSTH). */
 #define MRC_RESET_VERSION		1
 /** MRC_CREDIT_EXT_VERSION - version byte of the SACK credit extension. */
@@ -491,9 +497,11 @@ struct mrc_cm_params {
  * @version: CMH version byte; 0 encodes MRC_CM_VERSION. MRC_CM_VERSION_V1
  *	is taken in CM_REQ and CM_REJ only: the exchange that refuses an
  *	older peer with a CM_REJ BAD_VERSION it can read.
+ * @flags: MRC_CM_F_*; only CM_DREP may carry one (MRC_CM_F_GONE).
  */
 struct mrc_cm {
 	u8 version;
+	u8 flags;
 	u16 port;
 	u16 client_port;
 	u32 src_qpn;

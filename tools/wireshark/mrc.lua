@@ -357,7 +357,9 @@ local function verdict(tvb)
     local want = 36 + cm_body_len(op)
     if len < want then return "truncated" end
     if len > want then return "bad_length" end
-    if b(p + 1) ~= 0 or b(p + 4) ~= 0 or b(p + 8) ~= 0 or
+    -- flags: only GONE (0x01) on a CM_DREP sent statelessly
+    local flags_ok = b(p + 1) == 0 or (b(p + 1) == 1 and op == 0xE5)
+    if not flags_ok or b(p + 4) ~= 0 or b(p + 8) ~= 0 or
        b(p + 22) ~= 0 or b(p + 23) ~= 0 then
       return "reserved_bits"
     end
@@ -761,6 +763,8 @@ local function dissect_cm(ctx, op)
   if ctx.len >= p + 22 then
     ctx.info = ctx.info .. string.format(" port=%d client_port=%d src_qpn=%d dst_qpn=%d",
       tvb(p + 2, 2):uint(), tvb(p + 20, 2):uint(), tvb(p + 5, 3):uint(), tvb(p + 9, 3):uint())
+    -- a CM_DREP sent statelessly (MRC_CM_F_GONE): no such connection
+    if op == 0xE5 and tvb(p + 1, 1):uint() == 1 then ctx.info = ctx.info .. " gone" end
   end
   -- a CMH of another version may have another layout: stop there
   local ver = ctx.len >= p + 1 and tvb(p, 1):uint() or 2

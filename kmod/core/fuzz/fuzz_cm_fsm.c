@@ -55,8 +55,13 @@ static void check(u8 state, u64 now, const struct mrc_cm_fsm *f,
 	if (a->send == MRC_OP_CM_RTU && state != MRC_ST_REQ_SENT &&
 	    !f->rtu_pending)
 		abort();
-	/* a retransmission is never further off than the longest backoff */
-	if (f->next > f->deadline + max(MRC_CM_RTO_MAX_NS, f->fin_rto_max))
+	/* a retransmission is never further off than the longest backoff;
+	 * a half-closed connection checks on its peer once per budget
+	 */
+	if (!f->fin_acked &&
+	    f->next > f->deadline + max(MRC_CM_RTO_MAX_NS, f->fin_rto_max))
+		abort();
+	if (f->fin_acked && f->next > now + MRC_CM_FIN_WAIT_NS + f->fin_budget)
 		abort();
 }
 

@@ -182,7 +182,7 @@ private:
 	void snap_rto();
 	uint64_t rto_at_fault_[2] = {0, 0};
 	void cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev);
-	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode);
+	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode, bool stateless = false);
 	mrc_cookie_conn cookie_conn() const;
 };
 
@@ -551,7 +551,7 @@ bool Sim::kick(int side)
 
 // The CM message @opcode of @side on the wire (empty, and the run failed,
 // if it does not encode).
-std::vector<uint8_t> Sim::cm_bytes(int side, uint8_t opcode)
+std::vector<uint8_t> Sim::cm_bytes(int side, uint8_t opcode, bool stateless)
 {
 	Endpoint &e = ep_[side];
 	uint8_t buf[MRC_PKT_HDR_MAX];
@@ -563,6 +563,9 @@ std::vector<uint8_t> Sim::cm_bytes(int side, uint8_t opcode)
 	cm.src_qpn = side ? 0x200 : 0x100;
 	cm.dst_qpn = opcode == MRC_OP_CM_REQ ? 0 : (side ? 0x100 : 0x200);
 	cm.cookie = cookie_;
+	// the kernel's DREP from nobody says so (kmod/mrc_handshake.c)
+	if (stateless && opcode == MRC_OP_CM_DREP)
+		cm.flags = MRC_CM_F_GONE;
 	if (opcode == MRC_OP_CM_REQ || opcode == MRC_OP_CM_REP)
 		cm.params = e.lparams;
 	if (opcode == MRC_OP_CM_RTU) {
@@ -615,7 +618,7 @@ void Sim::cm_send(int side, uint8_t opcode, bool fan_out)
 // @wire_ev: back on the same EV (mrc_flow_reply), no state left.
 void Sim::cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev)
 {
-	std::vector<uint8_t> bytes = cm_bytes(side, opcode);
+	std::vector<uint8_t> bytes = cm_bytes(side, opcode, true);
 
 	if (bytes.empty())
 		return;
@@ -729,6 +732,7 @@ bool Sim::cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev)
 	m.from_peer = cm.src_qpn == (side ? 0x100u : 0x200u);
 	m.rtu_ok = cm.params.r_key == e.lparams.r_key && cm.params.init_psn == e.lparams.init_psn;
 	m.rej_reason = cm.rej_reason;
+	m.gone = cm.flags & MRC_CM_F_GONE;
 	m.has_conn = true;
 	m.snd_nxt = e.started ? mrc_conn_snd_nxt_psn(&e.conn) : 0;
 	if (!m.ours)

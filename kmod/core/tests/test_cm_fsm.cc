@@ -423,7 +423,9 @@ TEST(CmFsm, CloseWaitsForEverythingAcknowledged)
 	EXPECT_FALSE(c.a.done);
 	EXPECT_TRUE(c.a.wake);
 	c.Timer(kT0 + 4 * kMs);
-	EXPECT_TRUE(Nothing(c.a)) << "no DREQ retransmission once answered";
+	EXPECT_EQ(c.a.send, 0) << "no DREQ retransmission once answered";
+	EXPECT_EQ(c.a.timer, kT0 + 3 * kMs + MRC_CM_FIN_WAIT_NS)
+	    << "only a check on the peer, a budget later";
 	// The peer's DREQ ends the connection.
 	c.Msg(MRC_OP_CM_DREQ, kT0 + 5 * kMs);
 	EXPECT_EQ(c.a.send, MRC_OP_CM_DREP);
@@ -561,6 +563,71 @@ TEST(CmFsm, DisconnectTriesAtLeastTheFixedWait)
 	c.Timer(kT0 + MRC_CM_FIN_WAIT_NS);
 	EXPECT_TRUE(c.a.done);
 	EXPECT_EQ(c.a.err, ETIMEDOUT);
+}
+
+// Half-closed: our CM_DREQ answered, the peer's not come. A peer whose
+// every CM_DREQ copy was lost for its whole budget ends cleanly and forgets
+// the connection (and a restarted one forgot it): we would wait for ever.
+// Once per budget our CM_DREQ goes again; a peer that still has the
+// connection answers with its CM_DREP, one that forgot it with a stateless
+// CM_DREP flagged GONE, which ends ours with ECONNRESET (we never had its
+// end of stream), as TCP's RST does in FIN_WAIT2.
+TEST(CmFsm, HalfClosedChecksOnItsPeerOncePerBudget)
+{
+	constexpr u64 kBudget = 30000 * kMs;
+	Conn c;
+	struct mrc_cm_facts gone = Conn::Peer();
+
+	gone.gone = true;
+	c.Connect(kT0);
+	mrc_cm_fsm_set_policy(&c.f, kBudget, 500 * kMs);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	c.Msg(MRC_OP_CM_DREP, kT0 + kMs);
+	ASSERT_TRUE(c.f.fin_acked);
+	EXPECT_EQ(c.a.timer, kT0 + kMs + kBudget);
+	c.Timer(kT0 + kMs + kBudget - 1);
+	EXPECT_EQ(c.a.send, 0);
+	c.Timer(kT0 + kMs + kBudget);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREQ);
+	EXPECT_TRUE(c.a.new_ev);
+	EXPECT_FALSE(c.a.done) << "a check, not a deadline";
+	EXPECT_EQ(c.a.timer, kT0 + kMs + 2 * kBudget);
+	// The peer still has the connection: its CM_DREP, and we go on.
+	c.Msg(MRC_OP_CM_DREP, kT0 + 2 * kMs + kBudget);
+	EXPECT_FALSE(c.a.done);
+	EXPECT_EQ(c.state, MRC_ST_DREQ_SENT);
+	// A budget later it has forgotten it.
+	c.Timer(kT0 + kMs + 2 * kBudget);
+	EXPECT_EQ(c.a.send, MRC_OP_CM_DREQ);
+	c.Msg(MRC_OP_CM_DREP, kT0 + 2 * kMs + 2 * kBudget, gone);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, ECONNRESET);
+}
+
+// A stateless CM_DREP (GONE) after the peer's CM_DREQ came is the usual
+// end: the peer closed both ways and forgot; only its answer to ours was
+// lost. Before anything of the peer's end came, it is a reset.
+TEST(CmFsm, GoneDrepIsCleanOnlyAfterThePeersDreq)
+{
+	struct mrc_cm_facts gone = Conn::Peer();
+	Conn c, d;
+
+	gone.gone = true;
+	c.Connect(kT0);
+	c.Msg(MRC_OP_CM_REP, kT0);
+	c.Close(kT0);
+	c.Msg(MRC_OP_CM_DREQ, kT0 + kMs);
+	c.Msg(MRC_OP_CM_DREP, kT0 + 2 * kMs, gone);
+	EXPECT_TRUE(c.a.done);
+	EXPECT_EQ(c.a.err, 0);
+
+	d.Connect(kT0);
+	d.Msg(MRC_OP_CM_REP, kT0);
+	d.Close(kT0);
+	d.Msg(MRC_OP_CM_DREP, kT0 + kMs, gone);
+	EXPECT_TRUE(d.a.done);
+	EXPECT_EQ(d.a.err, ECONNRESET) << "the peer restarted before our end of stream";
 }
 
 // Both sides closed at once and the peer's CM_DREQ came (we answered it),

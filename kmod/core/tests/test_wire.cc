@@ -194,6 +194,9 @@ std::vector<Sample> samples()
 
 	for (u8 op = MRC_OP_CM_REQ; op <= MRC_OP_CM_DREP; op++)
 		v.push_back({"cm" + std::to_string(op), cm(op)});
+	mrc_pkt gone = cm(MRC_OP_CM_DREP);
+	gone.u.cm.flags = MRC_CM_F_GONE;
+	v.push_back({"cm_drep_gone", gone});
 
 	mrc_pkt rs = blank(MRC_OP_RESET, MRC_QPN_CM);
 	rs.u.reset.reason = MRC_RESET_NO_CONN;
@@ -626,7 +629,9 @@ TEST(Wire, EveryDecoderRejection)
 				     op == MRC_OP_CM_REQ || op == MRC_OP_CM_REJ
 					 ? 0
 					 : -MRC_WERR_BAD_EXT_VERSION});
-			m.push_back({"cm_flags", p, 13, 1, false, -MRC_WERR_RESERVED});
+			// GONE is a CM_DREP's (Wire.CmFlagOnlyGoneOnDrep)
+			m.push_back({"cm_flags", p, 13, u8(op == MRC_OP_CM_DREP ? 0x02 : 0x01),
+				     false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_src_rsvd", p, 16, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_dst_rsvd", p, 20, 1, false, -MRC_WERR_RESERVED});
 			m.push_back({"cm_qpn", p, 7, 2, false, -MRC_WERR_BAD_QPN});
@@ -701,6 +706,32 @@ TEST(Wire, QpnClasses)
 			set_qpn(b, qpn);
 			EXPECT_EQ(decode(b, &got), ok ? 0 : -MRC_WERR_BAD_QPN) << qpn;
 		}
+	}
+}
+
+// The CMH's flags byte (offset 13 of the packet): MRC_CM_F_GONE, on a
+// CM_DREP only; anything else is a reserved bit, both ways.
+TEST(Wire, CmFlagOnlyGoneOnDrep)
+{
+	mrc_pkt got;
+	std::vector<u8> b = wire(cm(MRC_OP_CM_DREP));
+
+	b[13] = MRC_CM_F_GONE;
+	ASSERT_EQ(decode(b, &got), 0);
+	EXPECT_EQ(got.u.cm.flags, MRC_CM_F_GONE);
+	for (u8 f : {0x02, 0x80, 0x03}) {
+		b[13] = f;
+		EXPECT_EQ(decode(b, &got), -MRC_WERR_RESERVED) << int(f);
+	}
+	for (u8 op = MRC_OP_CM_REQ; op < MRC_OP_CM_DREP; op++) {
+		mrc_pkt p = cm(op);
+		u8 buf[MRC_PKT_HDR_MAX];
+
+		b = wire(p);
+		b[13] = MRC_CM_F_GONE;
+		EXPECT_EQ(decode(b, &got), -MRC_WERR_RESERVED) << int(op);
+		p.u.cm.flags = MRC_CM_F_GONE;
+		EXPECT_EQ(mrc_pkt_encode(&p, buf, sizeof(buf)), -MRC_WERR_RESERVED) << int(op);
 	}
 }
 
