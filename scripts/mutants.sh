@@ -59,8 +59,8 @@ mutant stale-sack-credit kmod/core/mrc_conn_rx.c \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before);' \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before) || 1;'
 mutant credit-unbounded kmod/core/mrc_credit.c \
-	'	if (limit > acked_off + tx->peer_rcvbuf) {' \
-	'	if (0) {'
+	'	if (limit <= acked_off + tx->peer_rcvbuf)' \
+	'	if (1)'
 mutant floor-resurrects kmod/core/mrc_path.c \
 	'	       (p->state == MRC_PATH_ASSUMED_BAD && p->successes);' \
 	'	       p->state == MRC_PATH_ASSUMED_BAD;'

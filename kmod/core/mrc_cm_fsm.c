@@ -95,6 +95,15 @@ void mrc_cm_fsm_set_policy(struct mrc_cm_fsm *f, u64 data_budget, u64 rto_max)
 	f->fin_rto_max = max(rto_max, MRC_CM_RTO_MAX_NS);
 }
 
+/*
+ * How long our CM_DREQ may go unanswered, and how long a half-closed
+ * connection waits between two checks that its peer still has it.
+ */
+static u64 mrc_cm_fsm_fin_budget(const struct mrc_cm_fsm *f)
+{
+	return f->fin_budget ? f->fin_budget : MRC_CM_FIN_WAIT_NS;
+}
+
 /* Our CM_DREQ goes out once the application closed and all is acked. */
 static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 				  bool all_acked, struct mrc_cm_act *a)
@@ -105,16 +114,8 @@ static void mrc_cm_fsm_maybe_dreq(struct mrc_cm_fsm *f, u8 state, u64 now,
 		return;
 	a->state = MRC_ST_DREQ_SENT;
 	f->rtu_pending = false;	/* the DREQ's retransmissions take over */
-	mrc_cm_fsm_start_retx(f, now, f->fin_budget ? f->fin_budget :
-			      MRC_CM_FIN_WAIT_NS, a, MRC_OP_CM_DREQ);
-}
-
-/* How long a half-closed connection waits between two checks that its
- * peer still has it.
- */
-static u64 mrc_cm_fsm_check_ns(const struct mrc_cm_fsm *f)
-{
-	return f->fin_budget ? f->fin_budget : MRC_CM_FIN_WAIT_NS;
+	mrc_cm_fsm_start_retx(f, now, mrc_cm_fsm_fin_budget(f), a,
+			      MRC_OP_CM_DREQ);
 }
 
 /*
@@ -134,7 +135,7 @@ static void mrc_cm_fsm_half_closed(struct mrc_cm_fsm *f, u64 now,
 	if (f->peer_fin)
 		return;
 	if (now >= f->next) {
-		f->next = now + mrc_cm_fsm_check_ns(f);
+		f->next = now + mrc_cm_fsm_fin_budget(f);
 		a->new_ev = true;
 		a->send = MRC_OP_CM_DREQ;
 	}
@@ -397,7 +398,7 @@ void mrc_cm_fsm_msg(struct mrc_cm_fsm *f, u8 state,
 		a->wake = true;
 		if (!f->fin_acked) {
 			/* the first check on the peer (mrc_cm_fsm_half_closed()) */
-			f->next = now + mrc_cm_fsm_check_ns(f);
+			f->next = now + mrc_cm_fsm_fin_budget(f);
 			a->timer = f->next;
 		}
 		f->fin_acked = true;

@@ -90,10 +90,8 @@ bool mrc_credit_tx_plausible(struct mrc_credit_tx *tx, u64 limit,
 
 bool mrc_credit_tx_update(struct mrc_credit_tx *tx, u64 limit, u64 acked_off)
 {
-	if (limit > acked_off + tx->peer_rcvbuf) {
-		tx->bogus++;
+	if (!mrc_credit_tx_plausible(tx, limit, acked_off))
 		return false;
-	}
 	/* Updates travel on many paths: an older one may arrive last. */
 	if (limit <= tx->limit) {
 		tx->stale++;

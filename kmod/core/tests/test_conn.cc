@@ -416,6 +416,28 @@ TEST(Conn, SackFanOncePerRto)
 	EXPECT_EQ(answers(), fan) << "an RTO later: a fan again";
 }
 
+// 30000 bytes written and never read (less than the receiver's buffer):
+// all acknowledged, nothing consumed, so the limit stays at the buffer
+// size. Returns the receiver's first SACK, never delivered, for replay.
+mrc_pkt AckedKeepingAnOldSack(Pair &pr)
+{
+	mrc_pkt pkt, old{};
+	uint32_t ev;
+	bool have_old = false;
+
+	EXPECT_EQ(mrc_conn_app_write(&pr.c[0], 30000, false), 0);
+	pr.pump(0, 5);
+	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
+		if (pkt.type == MRC_PKT_SACK && !have_old) {
+			old = pkt;
+			have_old = true;
+		}
+	EXPECT_TRUE(have_old);
+	pr.settle(false);
+	EXPECT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	return old;
+}
+
 // What a SACK says of the receiver (credit, port status) moves only with
 // its cumulative ack, and credit only as far as the receiver could ever
 // grant: an attacker on the path replaying an old SACK with the credit
@@ -424,23 +446,10 @@ TEST(Conn, SackFanOncePerRto)
 TEST(Conn, StaleOrInflatedSackCreditIgnored)
 {
 	Pair pr;
-	mrc_pkt pkt, old{};
+	mrc_pkt old = AckedKeepingAnOldSack(pr);
 	mrc_conn_verdict v;
-	uint32_t ev;
-	bool have_old = false;
 
-	// Less than the receiver's buffer, and never read: all acknowledged,
-	// nothing consumed, so the limit stays at the buffer size.
-	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 30000, false), 0);
-	pr.pump(0, 5);
-	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
-		if (pkt.type == MRC_PKT_SACK && !have_old) {
-			old = pkt; // never delivered: it is replayed later
-			have_old = true;
-		}
-	ASSERT_TRUE(have_old);
-	pr.settle(false);
-	ASSERT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	ASSERT_FALSE(HasFailure());
 	const uint64_t limit = pr.c[0].ctx.limit;
 	ASSERT_EQ(limit, 65536u);
 
@@ -476,21 +485,10 @@ TEST(Conn, StaleOrInflatedSackCreditIgnored)
 TEST(Conn, ImpossibleSackCreditIsCountedAndBelievedInNothing)
 {
 	Pair pr;
-	mrc_pkt pkt, old{};
+	mrc_pkt old = AckedKeepingAnOldSack(pr);
 	mrc_conn_verdict v;
-	uint32_t ev;
-	bool have_old = false;
 
-	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 30000, false), 0);
-	pr.pump(0, 5);
-	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev))
-		if (pkt.type == MRC_PKT_SACK && !have_old) {
-			old = pkt;
-			have_old = true;
-		}
-	ASSERT_TRUE(have_old);
-	pr.settle(false);
-	ASSERT_TRUE(mrc_conn_all_acked(&pr.c[0]));
+	ASSERT_FALSE(HasFailure());
 	const uint64_t limit = pr.c[0].ctx.limit;
 	const uint32_t ports = pr.c[0].peer_ports;
 	mrc_conn_totals t0, t1;
