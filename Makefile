@@ -24,6 +24,10 @@
 #                   UBSAN; built once per machine, about an hour; not in check;
 #                   about 80 min on a quiet 2-core machine, T="..." for some
 #                   tests, MRC_SUITE_BUDGET=SECONDS bounds the run)
+#   make check-slow  the long forms of VM tests make check runs short: a
+#                   reader stopped for 3 minutes (48-stalled-reader), a spine
+#                   link with a small MTU through 192 MiB (49-path-mtu); not
+#                   in check (about 7 minutes; T="..." for one)
 #   make check-mutants  tests of the tests: each mutant breaks one promise of
 #                   the engine on purpose; the core's unit tests and the
 #                   simulator must catch every one (20+ min; not in check)
@@ -84,6 +88,9 @@ check:
 check-debug: all
 	scripts/check-debug.sh $(T)
 
+check-slow: all
+	scripts/check-slow.sh $(T)
+
 check-mutants:
 	scripts/mutants.sh $(T)
 
@@ -123,4 +130,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug check-mutants demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug check-slow check-mutants demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean

@@ -7,7 +7,10 @@
 # Usage: run-suite.sh [-o KTAP_FILE] [-t DEFAULT_TIMEOUT] [TEST...]
 #   TEST: a script path or a name under selftests/tests (default: all,
 #   in name order). A script may set its own limit with a line
-#   "# timeout: SECONDS" near the top.
+#   "# timeout: SECONDS" near the top; SECONDS may be an arithmetic
+#   expression over the test's parameters, for a test whose duration
+#   follows one ("# timeout: 240 + 2 * MRC_TEST_STALL_PAUSE_S": 240 when
+#   the variable is unset, bash arithmetic counting it 0).
 #
 # A test fails when it exits non-zero, times out, or the kernel logs a
 # warning, BUG, oops, lockdep or sanitizer report while it runs.
@@ -59,8 +62,13 @@ for t in "${tests[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	limit=$(sed -n 's/^# timeout: *\([0-9]\+\).*/\1/p' "$t" | head -1)
-	limit=$((${limit:-$default_timeout} * ${MRC_TEST_TIME_SCALE:-1}))
+	# digits, variable names and + - * / ( ): nothing else is evaluated
+	limit=$(sed -n 's/^# timeout: *\([0-9][0-9A-Za-z_ +*/()-]*\)$/\1/p' "$t" | head -1)
+	limit=$(exec 2>/dev/null; set +u; echo $(( (${limit:-$default_timeout}) * ${MRC_TEST_TIME_SCALE:-1})))
+	if ! [ "${limit:-0}" -gt 0 ] 2>/dev/null; then
+		echo "# $name: its timeout line does not evaluate to seconds; $default_timeout s"
+		limit=$((default_timeout * ${MRC_TEST_TIME_SCALE:-1}))
+	fi
 	if [ -n "${MRC_SUITE_BUDGET:-}" ]; then	# no test outlives the budget by much
 		left=$((MRC_SUITE_BUDGET - (SECONDS - suite_start)))
 		[ "$left" -lt 300 ] && left=300

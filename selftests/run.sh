@@ -8,6 +8,10 @@
 # Needs a built tree (make). Results: build/selftests/{ktap.txt,console.log,
 # dmesg.txt}, or the directory MRC_SELFTESTS_OUT names (one per concurrent
 # run: the directory is emptied first).
+# The guest does not inherit this environment: the tests' parameters are
+# passed on, every MRC_TEST_* variable set here (the scale knobs of
+# lib.sh, a test's own such as 48's MRC_TEST_STALL_PAUSE_S or 49's
+# MRC_TEST_PMTU_BYTES: make check-slow) and MRC_SUITE_BUDGET.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 vm_timeout=3600
@@ -28,11 +32,21 @@ for f in "$root/kmod/mrc.ko" "$root/build/tools/mrcctl/mrcctl"; do
 	fi
 done
 
+params=()
+for v in $(compgen -e); do
+	case $v in
+	MRC_TEST_KEEP) ;;	# the guest's own, below
+	MRC_TEST_*|MRC_SUITE_BUDGET) params+=("$v=${!v}") ;;
+	esac
+done
+[ ${#params[@]} -gt 0 ] && echo "selftests: passed to the guest: ${params[*]}"
+
 out=${MRC_SELFTESTS_OUT:-$root/build/selftests}
 rm -rf "$out"
 mkdir -p "$out"
 "$root/selftests/vm/run-vm.sh" $quiet -t "$vm_timeout" -o "$out" -- \
-	env MRC_TEST_KEEP=/tmp/out/keep "$root/selftests/run-suite.sh" -o /tmp/out/ktap.txt "$@"
+	env "${params[@]}" MRC_TEST_KEEP=/tmp/out/keep \
+	"$root/selftests/run-suite.sh" -o /tmp/out/ktap.txt "$@"
 rc=$?
 
 ktap=$out/ktap.txt

@@ -13,12 +13,16 @@
 # - A does not hammer a full B: a refused packet waits an RTO (at least
 #   rto_min) before it goes again; a sender that resends on every NACK
 #   does so once per round trip (well under a millisecond on veth), tens
-#   of thousands of times over the pause. In its second half B refuses
-#   at most one packet per 4 x rto_min;
+#   of thousands of times over the pause. In its second half (up to 3 s
+#   before B reads again) B refuses at most one packet per 4 x rto_min;
 # - once B reads again, everything arrives within 30 s (a hang fails).
 # Over socket(AF_INET6, type, IPPROTO_MRC) between two hosts on one veth
 # link, the default policy.
-# timeout: 240
+# MRC_TEST_STALL_PAUSE_S=SECONDS sets the pause instead (make check-slow:
+# 180, a reader stopped for minutes); every bound below follows from the
+# policy and the pause, and so does the test's timeout: two pauses on top
+# of the default run's 240 s (which it needs 40-69 s of, 27 in pauses).
+# timeout: 240 + 2 * MRC_TEST_STALL_PAUSE_S
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_load
@@ -34,9 +38,16 @@ read -r rto_min rto_max retries < <(in_ns "$a" "$MRCCTL" -j policy show default 
 	python3 -c "import json, sys; p = json.load(sys.stdin)[0]
 print(p['rto_min_ns'] // 10**6, p['rto_max_ns'] // 10**6, p['retry_limit'])")
 budget=$(python3 -c "print(sum(min($rto_min * 2**k, $rto_max) for k in range($retries + 1)))")
-pause_ms=$((3 * budget))
+pause_ms=$((${MRC_TEST_STALL_PAUSE_S:-0} * 1000))
+[ "$pause_ms" -gt 0 ] || pause_ms=$((3 * budget))
 mrc_info "default policy: rto_min $rto_min ms, rto_max $rto_max ms, retry_limit $retries:" \
-	"a dead peer is given up after about $budget ms; B pauses $pause_ms ms"
+	"a dead peer is given up after about $budget ms; B pauses $pause_ms ms" \
+	"($((pause_ms / budget)) x the budget${MRC_TEST_STALL_PAUSE_S:+, MRC_TEST_STALL_PAUSE_S})"
+# What the test is about, whatever the pause it is given: a sender that
+# counted B's refusals against its retry budget would give up within the
+# first half of the pause, before the second half is measured.
+mrc_check "the pause outlasts the retry budget at least twice ($pause_ms ms)" \
+	test "$pause_ms" -ge $((2 * budget))
 
 cat > "$res/peer.py" <<'EOF'
 import errno, json, os, socket, sys, time
@@ -123,19 +134,26 @@ for typ in seqpacket stream; do
 	pid_a=$MRC_BG_PID
 	mrc_check "$typ: B read its first messages and stopped" \
 		mrc_wait_for 20 test -e "$res/$typ.paused"
+	paused_ns=$(date +%s%N)
 	nack0=$(mrc_mib "$b" NackOut)
-	# the second half of the pause: the backoff has reached rto_max
+	# The second half of the pause (the backoff has reached rto_max),
+	# measured up to 3 s before B reads again: the counters are read
+	# before B resumes, which the test checks.
 	sleep "$(awk -v p="$(mrc_time "$pause_ms")" 'BEGIN { print p / 2000 }')"
 	read -r sent0 _ pkts0 < <(conn_snap "$a")
 	read -r _ recv0 _ < <(conn_snap "$b")
 	refused0=$(refused "$b")
 	t0=$(date +%s%N)
-	mrc_check "$typ: B resumed reading" \
-		mrc_wait_for $((pause_ms / 1000 + 20)) test -e "$res/$typ.resumed"
+	sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v m="$(mrc_time 3)" \
+		-v e=$(((t0 - paused_ns) / 1000000)) 'BEGIN { s = (p - e) / 1000 - m; print (s > 0 ? s : 0) }')"
 	read -r sent1 _ pkts1 < <(conn_snap "$a")
 	read -r _ recv1 _ < <(conn_snap "$b")
 	refused1=$(refused "$b")
 	t1=$(date +%s%N)
+	mrc_check "$typ: the window measured lies in the pause (read before B resumed)" \
+		test ! -e "$res/$typ.resumed"
+	mrc_check "$typ: B resumed reading" \
+		mrc_wait_for $((pause_ms / 1000 + 20)) test -e "$res/$typ.resumed"
 	mrc_check "$typ: B read to the end within 30 s of resuming" \
 		mrc_wait_for 30 test -e "$res/$typ.b.json"
 	mrc_check "$typ: A finished" mrc_wait_for 20 test -e "$res/$typ.a.json"
@@ -150,7 +168,7 @@ for typ in seqpacket stream; do
 	pkts=$((pkts1 - pkts0))
 	refusals=$((refused1 - refused0))
 	mrc_info "$typ: A $(cat "$res/$typ.a.json" 2>/dev/null), B $(cat "$res/$typ.b.json" 2>/dev/null);" \
-		"in the last $window_ms ms of the pause A sent $pkts data packets, B refused $refusals (bound $limit), A's acknowledged offset moved $((sent1 - sent0)) bytes, B's delivered offset $((recv1 - recv0));" \
+		"in $window_ms ms of the pause's second half A sent $pkts data packets, B refused $refusals ($(awk -v r="$refusals" -v w="$window_ms" 'BEGIN { printf "%.1f", w ? r * 1000 / w : 0 }') a second; bound $limit), A's acknowledged offset moved $((sent1 - sent0)) bytes, B's delivered offset $((recv1 - recv0));" \
 		"B sent $(($(mrc_mib "$b" NackOut) - nack0)) NACKs during the pause;" \
 		"B read the rest in $(awk -v r="$(cat "$res/$typ.resumed")" -v d="$(cat "$res/$typ.done")" 'BEGIN { printf "%.2f", d - r }') s"
 	mrc_check_eq "$typ: A's writes all succeeded" None "$(mrc_json "$res/$typ.a.json" error)"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-slow: the long forms of VM tests that make check runs short
+# (issue #17), in one boot of the stock kernel; not part of make check.
+#   48-stalled-reader  a peer that stops reading for minutes: the reader
+#                      sleeps 180 s (MRC_TEST_STALL_PAUSE_S; make check:
+#                      3 x the default policy's retry budget, 13.5 s)
+#   49-path-mtu        one spine link with an MTU below the data packets'
+#                      size during a 192 MiB transfer, each variant
+#                      (MRC_TEST_PMTU_BYTES=201326592; make check: a 4 s
+#                      window of a transfer)
+# Each parameter may be set in the environment instead. Only these tests,
+# or the named ones: scripts/check-slow.sh [TEST...] (make check-slow
+# T="..."). On a machine shared with other VMs, run it under the VM lock
+# (flock /tmp/mrc-vm.lock make check-slow).
+# Results: build/selftests-slow/ (ktap.txt, console.log, dmesg.txt), or
+# the directory MRC_SELFTESTS_OUT names.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+
+export MRC_TEST_STALL_PAUSE_S=${MRC_TEST_STALL_PAUSE_S:-180}
+export MRC_TEST_PMTU_BYTES=${MRC_TEST_PMTU_BYTES:-201326592}
+export MRC_SELFTESTS_OUT=${MRC_SELFTESTS_OUT:-$root/build/selftests-slow}
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(48-stalled-reader 49-path-mtu)
+
+start=$SECONDS
+selftests/run.sh -q "${tests[@]}" 2>&1 | tee "$MRC_SELFTESTS_OUT.log"
+rc=${PIPESTATUS[0]}
+# What each test measured and its results: the # lines and the checks.
+ktap=$MRC_SELFTESTS_OUT/ktap.txt
+[ -r "$ktap" ] && grep -E '^(not )?ok |^    (# Subtest|# |not ok )' "$ktap"
+echo "check-slow: $(tail -1 "$MRC_SELFTESTS_OUT.log" | sed 's/^selftests: //') in $((SECONDS - start)) s"
+exit "$rc"
