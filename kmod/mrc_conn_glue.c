@@ -179,6 +179,27 @@ void mrc_glue_listen_params(struct mrc_sock *l, const struct in6_addr *daddr,
 }
 
 /**
+ * mrc_glue_policy() - the failure policy the socket's connection follows:
+ * the engine's copy once it runs, else the policy the socket names, or
+ * the namespace's "default" policy if that one is gone.
+ * @msk: the socket (locked).
+ * @pol: filled in.
+ */
+void mrc_glue_policy(struct mrc_sock *msk, struct mrc_policy *pol)
+{
+	char name[MRC_POLICY_NAME_LEN + 1];
+	struct net *net = sock_net(&msk->sk);
+
+	if (mrc_glue_live(msk)) {
+		*pol = msk->conn->p.policy;
+		return;
+	}
+	if (mrc_cfg_policy_get(net, msk->policy, pol, name) &&
+	    mrc_cfg_policy_get(net, MRC_POLICY_DEFAULT_NAME, pol, name))
+		mrc_policy_default(pol);
+}
+
+/**
  * mrc_glue_prepare() - build the path set and allocate the engine, before
  * the handshake (process context).
  * @msk: the socket (locked, or not yet visible), with addresses set.
@@ -190,7 +211,6 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	struct net *net = sock_net(&msk->sk);
 	struct mrc_conn_params *p;
 	struct mrc_cfg_cand *cfg;
-	char polname[MRC_POLICY_NAME_LEN + 1];
 	u32 max, i, payload = U32_MAX;
 	size_t size;
 	int n = 0;
@@ -200,9 +220,7 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	if (!p)
 		return -ENOMEM;
 	mrc_conn_params_default(p);
-	if (mrc_cfg_policy_get(net, msk->policy, &p->policy, polname) &&
-	    mrc_cfg_policy_get(net, "default", &p->policy, polname))
-		mrc_policy_default(&p->policy);
+	mrc_glue_policy(msk, &p->policy);
 
 	max = min(mrc_cfg_max_ev_set(net), p->policy.max_paths);
 	cfg = mrc_glue_lookup_paths(net, &msk->daddr, max ? max : 1, &n);
@@ -313,26 +331,22 @@ int mrc_glue_start(struct mrc_sock *msk)
 	return 0;
 }
 
-/* Keepalive and user timeout of the socket, into its engine. */
+/*
+ * Keepalive and user timeout of the socket, into its engine. Knobs the
+ * socket left unset follow the connection's policy (the engine keeps
+ * the request, so a policy change reaches them).
+ */
 static void mrc_glue_conn_opts(struct mrc_sock *msk, bool keepalive)
 {
 	const struct mrc_sock_opts *o = &msk->opts;
-	struct net *net = sock_net(&msk->sk);
-	struct mrc_conn_keepalive ka = {};
+	struct mrc_conn_keepalive req = {
+		.on = keepalive,
+		.idle_ns = (u64)o->ka_idle * NSEC_PER_SEC,
+		.intvl_ns = (u64)o->ka_intvl * NSEC_PER_SEC,
+		.cnt = o->ka_cnt,
+	};
 
-	/* Unset knobs follow the namespace's TCP keepalive sysctls. */
-	if (keepalive) {
-		ka.idle_ns = o->ka_idle ? (u64)o->ka_idle * NSEC_PER_SEC :
-			     jiffies_to_nsecs(READ_ONCE(net->ipv4.sysctl_tcp_keepalive_time));
-		ka.intvl_ns = o->ka_intvl ? (u64)o->ka_intvl * NSEC_PER_SEC :
-			      jiffies_to_nsecs(READ_ONCE(net->ipv4.sysctl_tcp_keepalive_intvl));
-		ka.cnt = o->ka_cnt ?: READ_ONCE(net->ipv4.sysctl_tcp_keepalive_probes);
-	}
-	/* Only settings that cannot work fail, and the option code refuses
-	 * those (every knob >= 1).
-	 */
-	if (mrc_conn_set_keepalive(msk->conn, &ka, ktime_get_ns()))
-		net_warn_ratelimited("mrc: keepalive settings refused by the engine\n");
+	mrc_conn_set_keepalive(msk->conn, &req, ktime_get_ns());
 	mrc_conn_set_user_timeout(msk->conn, (u64)o->user_timeout * NSEC_PER_MSEC);
 }
 

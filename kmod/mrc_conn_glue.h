@@ -59,6 +59,7 @@ bool mrc_glue_peer_ports(struct mrc_sock *msk, u32 up_mask);
 int mrc_glue_info(struct mrc_sock *msk, char __user *optval,
 		  int __user *optlen);
 void mrc_glue_apply_opts(struct mrc_sock *msk, bool keepalive);
+void mrc_glue_policy(struct mrc_sock *msk, struct mrc_policy *pol);
 bool mrc_glue_conn_info(struct mrc_sock *msk, struct mrc_conn_info *ci);
 u64 mrc_glue_inq(struct mrc_sock *msk);
 u32 mrc_glue_describe(struct mrc_sock *msk, struct mrc_nl_conn *ci,

@@ -486,6 +486,12 @@ static int mrc_policy_fill(struct sk_buff *skb, struct mrc_net *mn,
 	    nla_put_u32(skb, MRC_POLICY_A_BACKUPS, p->backups) ||
 	    nla_put_u32(skb, MRC_POLICY_A_SACK_GAP, p->sack_gap_threshold) ||
 	    nla_put_u8(skb, MRC_POLICY_A_ECN_RESPONSE, p->ecn_response) ||
+	    nla_put_u8(skb, MRC_POLICY_A_KEEPALIVE, p->keepalive) ||
+	    nla_put_u64_64bit(skb, MRC_POLICY_A_KEEPALIVE_IDLE,
+			      p->keepalive_idle_ns, MRC_POLICY_A_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_POLICY_A_KEEPALIVE_INTERVAL,
+			      p->keepalive_intvl_ns, MRC_POLICY_A_PAD) ||
+	    nla_put_u32(skb, MRC_POLICY_A_KEEPALIVE_COUNT, p->keepalive_cnt) ||
 	    nla_put_u8(skb, MRC_POLICY_A_DEFAULT,
 		       !strcmp(po->name, mn->default_policy)))
 		return -EMSGSIZE;
@@ -536,6 +542,9 @@ static const struct {
 	{ "backups", MRC_POLICY_A_BACKUPS },
 	{ "min_active", MRC_POLICY_A_MIN_ACTIVE },
 	{ "sack_gap", MRC_POLICY_A_SACK_GAP },
+	{ "keepalive_idle", MRC_POLICY_A_KEEPALIVE_IDLE },
+	{ "keepalive_interval", MRC_POLICY_A_KEEPALIVE_INTERVAL },
+	{ "keepalive_count", MRC_POLICY_A_KEEPALIVE_COUNT },
 };
 
 /* Apply the knobs of @tb to @p and validate the result with the core. */
@@ -570,6 +579,14 @@ static int mrc_policy_apply(struct mrc_policy *p, struct nlattr *nest,
 		p->sack_gap_threshold = nla_get_u32(tb[MRC_POLICY_A_SACK_GAP]);
 	if (tb[MRC_POLICY_A_ECN_RESPONSE])
 		p->ecn_response = nla_get_u8(tb[MRC_POLICY_A_ECN_RESPONSE]);
+	if (tb[MRC_POLICY_A_KEEPALIVE])
+		p->keepalive = nla_get_u8(tb[MRC_POLICY_A_KEEPALIVE]);
+	if (tb[MRC_POLICY_A_KEEPALIVE_IDLE])
+		p->keepalive_idle_ns = nla_get_u64(tb[MRC_POLICY_A_KEEPALIVE_IDLE]);
+	if (tb[MRC_POLICY_A_KEEPALIVE_INTERVAL])
+		p->keepalive_intvl_ns = nla_get_u64(tb[MRC_POLICY_A_KEEPALIVE_INTERVAL]);
+	if (tb[MRC_POLICY_A_KEEPALIVE_COUNT])
+		p->keepalive_cnt = nla_get_u32(tb[MRC_POLICY_A_KEEPALIVE_COUNT]);
 
 	if (!mrc_policy_validate(p, &msg))
 		return 0;

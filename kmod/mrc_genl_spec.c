@@ -79,6 +79,10 @@ const struct nla_policy mrc_genl_policy_req_policy[MRC_POLICY_A_MAX + 1] = {
 	[MRC_POLICY_A_BACKUPS] = { .type = NLA_U32 },
 	[MRC_POLICY_A_SACK_GAP] = { .type = NLA_U32 },
 	[MRC_POLICY_A_ECN_RESPONSE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[MRC_POLICY_A_KEEPALIVE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[MRC_POLICY_A_KEEPALIVE_IDLE] = { .type = NLA_U64 },
+	[MRC_POLICY_A_KEEPALIVE_INTERVAL] = { .type = NLA_U64 },
+	[MRC_POLICY_A_KEEPALIVE_COUNT] = { .type = NLA_U32 },
 };
 
 const struct nla_policy mrc_genl_policy_name_policy[MRC_POLICY_A_MAX + 1] = {

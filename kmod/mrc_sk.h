@@ -54,9 +54,9 @@ struct mrc_ptb_pending {
 /**
  * struct mrc_sock_opts - socket options of the TCP and IPv6 levels that a
  * drop-in MRC socket honours or keeps (Documentation/socket-options.md).
- * @ka_idle: TCP_KEEPIDLE (s); 0: the namespace's tcp_keepalive_time.
- * @ka_intvl: TCP_KEEPINTVL (s); 0: the namespace's tcp_keepalive_intvl.
- * @ka_cnt: TCP_KEEPCNT; 0: the namespace's tcp_keepalive_probes.
+ * @ka_idle: TCP_KEEPIDLE (s); 0: the policy's keepalive_idle.
+ * @ka_intvl: TCP_KEEPINTVL (s); 0: the policy's keepalive_interval.
+ * @ka_cnt: TCP_KEEPCNT; 0: the policy's keepalive_count.
  * @user_timeout: TCP_USER_TIMEOUT (ms); 0: the policy's retry budget.
  * @maxseg: TCP_MAXSEG as set (accepted, not used).
  * @window_clamp: TCP_WINDOW_CLAMP as set (accepted, not used).

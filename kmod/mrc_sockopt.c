@@ -354,6 +354,26 @@ static void mrc_tcp_info(struct mrc_sock *msk, struct tcp_info *ti)
 	ti->tcpi_max_pacing_rate = READ_ONCE(msk->sk.sk_max_pacing_rate);
 }
 
+/* TCP_KEEPIDLE/INTVL (s) and CNT: the socket's, or its policy's. */
+static int mrc_keepalive_get(struct mrc_sock *msk, int optname)
+{
+	const struct mrc_sock_opts *o = &msk->opts;
+	struct mrc_policy pol;
+
+	if (optname == TCP_KEEPIDLE && o->ka_idle)
+		return o->ka_idle;
+	if (optname == TCP_KEEPINTVL && o->ka_intvl)
+		return o->ka_intvl;
+	if (optname == TCP_KEEPCNT && o->ka_cnt)
+		return o->ka_cnt;
+	mrc_glue_policy(msk, &pol);
+	if (optname == TCP_KEEPIDLE)
+		return DIV_ROUND_UP_ULL(pol.keepalive_idle_ns, NSEC_PER_SEC);
+	if (optname == TCP_KEEPINTVL)
+		return DIV_ROUND_UP_ULL(pol.keepalive_intvl_ns, NSEC_PER_SEC);
+	return pol.keepalive_cnt;
+}
+
 static int mrc_tcp_get(struct mrc_sock *msk, int optname, int *val)
 {
 	const struct mrc_sock_opts *o = &msk->opts;
@@ -378,15 +398,9 @@ static int mrc_tcp_get(struct mrc_sock *msk, int optname, int *val)
 			*val = o->maxseg ?: MRC_TCP_MSS_DEFAULT;
 		break;
 	case TCP_KEEPIDLE:
-		*val = o->ka_idle ?:
-		       READ_ONCE(net->ipv4.sysctl_tcp_keepalive_time) / HZ;
-		break;
 	case TCP_KEEPINTVL:
-		*val = o->ka_intvl ?:
-		       READ_ONCE(net->ipv4.sysctl_tcp_keepalive_intvl) / HZ;
-		break;
 	case TCP_KEEPCNT:
-		*val = o->ka_cnt ?: READ_ONCE(net->ipv4.sysctl_tcp_keepalive_probes);
+		*val = mrc_keepalive_get(msk, optname);
 		break;
 	case TCP_USER_TIMEOUT:
 		*val = o->user_timeout;

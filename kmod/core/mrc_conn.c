@@ -286,6 +286,29 @@ static void mrc_conn_path_event(void *ctx, const struct mrc_path_event *pe)
 	mrc_conn_push_event(conn, &ev);
 }
 
+/*
+ * The keepalive a connection runs: the socket's request (ka_req) over
+ * its policy's defaults, so that a policy change reaches the knobs the
+ * socket left alone. The idle time restarts from the later of @now and
+ * the last packet heard.
+ */
+static void mrc_conn_keepalive_apply(struct mrc_conn *conn, u64 now)
+{
+	const struct mrc_conn_keepalive *req = &conn->ka_req;
+	const struct mrc_policy *pol = &conn->p.policy;
+	struct mrc_conn_keepalive *ka = &conn->ka;
+
+	ka->on = req->on || pol->keepalive;
+	ka->idle_ns = req->idle_ns ? req->idle_ns : pol->keepalive_idle_ns;
+	ka->intvl_ns = req->intvl_ns ? req->intvl_ns : pol->keepalive_intvl_ns;
+	ka->cnt = req->cnt ? req->cnt : pol->keepalive_cnt;
+	conn->ka_sent = 0;
+	conn->ka_at = 0;
+	if (ka->on)
+		conn->ka_at = (conn->heard_at > now ? conn->heard_at : now) +
+			      ka->idle_ns;
+}
+
 /**
  * mrc_conn_init() - set up a connection.
  * @conn: connection to initialise (fully overwritten).
@@ -365,6 +388,7 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	conn->peer_ports = ~0U;
 	conn->probe_deadline = now;
 	conn->data_at = now;
+	mrc_conn_keepalive_apply(conn, now);
 	return 0;
 }
 
@@ -480,7 +504,7 @@ void mrc_conn_heard(struct mrc_conn *conn, u64 now)
 		conn->tx_hold_until = 0;
 	}
 	conn->ka_sent = 0;
-	if (conn->ka.idle_ns)
+	if (conn->ka.on)
 		conn->ka_at = now + conn->ka.idle_ns;
 }
 
@@ -1232,6 +1256,7 @@ int mrc_conn_set_policy(struct mrc_conn *conn, const struct mrc_policy *pol,
 	mrc_path_set_policy(&conn->paths, pol);
 	mrc_rtt_set_bounds(&conn->rtt, pol->rto_min_ns, pol->rto_max_ns);
 	conn->tx.gap_thresh = pol->sack_gap_threshold;
+	mrc_conn_keepalive_apply(conn, now);
 	return 0;
 }
 
@@ -1247,28 +1272,19 @@ void mrc_conn_set_rcvbuf(struct mrc_conn *conn, u64 rcvbuf)
 }
 
 /**
- * mrc_conn_set_keepalive() - turn keepalive on or off (SO_KEEPALIVE,
- * TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT).
+ * mrc_conn_set_keepalive() - what the socket asks of keepalive
+ * (SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT).
  * @conn: connection.
- * @ka: the settings; idle_ns 0 turns keepalive off. intvl_ns and cnt
- *	must then be non-zero.
+ * @req: the request: @req->on turns keepalive on even where the policy
+ *	does not; a knob left 0 takes the policy's value.
  * @now: current time: the idle time counts from the later of @now and
  *	the last packet heard.
- *
- * Return: 0, or -EINVAL for settings that cannot work.
  */
-int mrc_conn_set_keepalive(struct mrc_conn *conn,
-			   const struct mrc_conn_keepalive *ka, u64 now)
+void mrc_conn_set_keepalive(struct mrc_conn *conn,
+			    const struct mrc_conn_keepalive *req, u64 now)
 {
-	if (ka->idle_ns && (!ka->intvl_ns || !ka->cnt))
-		return -EINVAL;
-	conn->ka = *ka;
-	conn->ka_sent = 0;
-	conn->ka_at = 0;
-	if (ka->idle_ns)
-		conn->ka_at = (conn->heard_at > now ? conn->heard_at : now) +
-			      ka->idle_ns;
-	return 0;
+	conn->ka_req = *req;
+	mrc_conn_keepalive_apply(conn, now);
 }
 
 /**

@@ -240,11 +240,18 @@ struct mrc_conn_params {
 
 /**
  * struct mrc_conn_keepalive - keepalive of an idle connection.
- * @idle_ns: silence before the first probe (0: keepalive off).
+ * @on: keepalive runs.
+ * @idle_ns: silence before the first probe.
  * @intvl_ns: time between unanswered probes.
  * @cnt: unanswered probes before the connection fails with ETIMEDOUT.
+ *
+ * Given to mrc_conn_set_keepalive(), it is what the socket asks for: @on
+ * is SO_KEEPALIVE, and a knob left 0 takes the policy's value. What the
+ * connection runs is on when the socket or the policy asks, with every
+ * knob set.
  */
 struct mrc_conn_keepalive {
+	bool on;
 	u64 idle_ns;
 	u64 intvl_ns;
 	u32 cnt;
@@ -519,7 +526,8 @@ struct mrc_conn_ack {
  * @stall_since: when the data of the current timeout episode was sent.
  * @user_timeout_ns: replaces the retry budget when non-zero: how long
  *	data may stay unacknowledged (mrc_conn_set_user_timeout()).
- * @ka: keepalive settings (mrc_conn_set_keepalive()).
+ * @ka_req: keepalive the socket asked for (mrc_conn_set_keepalive()).
+ * @ka: keepalive that runs: @ka_req over the policy's defaults.
  * @ka_at: when the next keepalive check is due (0: off).
  * @ka_sent: keepalive probes sent since the peer was last heard.
  * @heard_at: when a packet of the peer was last accepted.
@@ -617,6 +625,7 @@ struct mrc_conn {
 	u64 last_timeout;
 	u64 stall_since;
 	u64 user_timeout_ns;
+	struct mrc_conn_keepalive ka_req;
 	struct mrc_conn_keepalive ka;
 	u64 ka_at;
 	u32 ka_sent;
@@ -767,8 +776,8 @@ u32 mrc_conn_remove_cfg(struct mrc_conn *conn, u32 cfg_id, u64 now);
 int mrc_conn_set_policy(struct mrc_conn *conn, const struct mrc_policy *pol,
 			u64 now);
 void mrc_conn_set_rcvbuf(struct mrc_conn *conn, u64 rcvbuf);
-int mrc_conn_set_keepalive(struct mrc_conn *conn,
-			   const struct mrc_conn_keepalive *ka, u64 now);
+void mrc_conn_set_keepalive(struct mrc_conn *conn,
+			    const struct mrc_conn_keepalive *req, u64 now);
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u64 timeout_ns);
 void mrc_conn_set_rx_mem_full(struct mrc_conn *conn, bool full);
 void mrc_conn_abort(struct mrc_conn *conn, int err, u64 now);

@@ -31,6 +31,13 @@ void mrc_policy_default(struct mrc_policy *p)
 	p->backups = 2;
 	p->sack_gap_threshold = 8;
 	p->ecn_response = true;
+	/* An idle connection to a host that vanished learns it within
+	 * 60 + 3 x 10 s: one small probe a minute per idle connection.
+	 */
+	p->keepalive = true;
+	p->keepalive_idle_ns = 60 * MRC_NSEC_PER_SEC;
+	p->keepalive_intvl_ns = 10 * MRC_NSEC_PER_SEC;
+	p->keepalive_cnt = 3;
 }
 
 static bool mrc_in_range(u64 v, u64 lo, u64 hi)
@@ -82,6 +89,17 @@ int mrc_policy_validate(const struct mrc_policy *p, const char **msg)
 	if (!mrc_in_range(p->sack_gap_threshold, 1, MRC_POLICY_SACK_GAP_MAX))
 		return mrc_policy_reject(msg,
 					 "sack_gap_threshold must be between 1 and 64");
+	if (!mrc_in_range(p->keepalive_idle_ns, MRC_POLICY_KA_TIME_LO,
+			  MRC_POLICY_KA_TIME_HI))
+		return mrc_policy_reject(msg,
+					 "keepalive_idle must be between 100 ms and 32767 s");
+	if (!mrc_in_range(p->keepalive_intvl_ns, MRC_POLICY_KA_TIME_LO,
+			  MRC_POLICY_KA_TIME_HI))
+		return mrc_policy_reject(msg,
+					 "keepalive_interval must be between 100 ms and 32767 s");
+	if (!mrc_in_range(p->keepalive_cnt, 1, MRC_POLICY_KA_COUNT_MAX))
+		return mrc_policy_reject(msg,
+					 "keepalive_count must be between 1 and 127");
 	return 0;
 }
 

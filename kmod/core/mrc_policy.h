@@ -31,6 +31,9 @@ extern "C" {
 #define MRC_POLICY_MAX_PATHS_MAX	1024
 #define MRC_POLICY_BACKUPS_MAX		64
 #define MRC_POLICY_SACK_GAP_MAX		64
+#define MRC_POLICY_KA_TIME_LO		(100 * MRC_NSEC_PER_MSEC)
+#define MRC_POLICY_KA_TIME_HI		(32767 * MRC_NSEC_PER_SEC)
+#define MRC_POLICY_KA_COUNT_MAX		127
 
 /**
  * struct mrc_policy - the knobs of one failure policy.
@@ -55,6 +58,15 @@ extern "C" {
  *	before the hole is declared lost (spraying reorders by design).
  * @ecn_response: skip ECN-marked paths (SKIP_ONCE); when false, marks are
  *	only counted and left to congestion control.
+ * @keepalive: every connection keeps alive when idle, as if its socket
+ *	had SO_KEEPALIVE set: a peer host that vanished is noticed by a
+ *	connection with nothing to send.
+ * @keepalive_idle_ns: silence before the first keepalive probe (the
+ *	default of TCP_KEEPIDLE).
+ * @keepalive_intvl_ns: time between unanswered keepalive probes (the
+ *	default of TCP_KEEPINTVL).
+ * @keepalive_cnt: unanswered keepalive probes before the connection
+ *	fails with ETIMEDOUT (the default of TCP_KEEPCNT).
  */
 struct mrc_policy {
 	u64 rto_min_ns;
@@ -69,6 +81,10 @@ struct mrc_policy {
 	u32 backups;
 	u32 sack_gap_threshold;
 	bool ecn_response;
+	bool keepalive;
+	u64 keepalive_idle_ns;
+	u64 keepalive_intvl_ns;
+	u32 keepalive_cnt;
 };
 
 /**

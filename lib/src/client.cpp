@@ -262,6 +262,11 @@ std::vector<uint8_t> policy_attrs(const Policy &p, bool name_only)
 		u32(MRC_POLICY_A_SACK_GAP, p.sack_gap);
 		if (p.ecn_response)
 			w.put_u8(MRC_POLICY_A_ECN_RESPONSE, *p.ecn_response);
+		if (p.keepalive)
+			w.put_u8(MRC_POLICY_A_KEEPALIVE, *p.keepalive);
+		u64(MRC_POLICY_A_KEEPALIVE_IDLE, p.keepalive_idle_ns);
+		u64(MRC_POLICY_A_KEEPALIVE_INTERVAL, p.keepalive_interval_ns);
+		u32(MRC_POLICY_A_KEEPALIVE_COUNT, p.keepalive_count);
 	}
 	w.end_nest();
 	return w.bytes();
@@ -287,6 +292,11 @@ Policy parse_policy(const std::vector<uint8_t> &attrs)
 	p.sack_gap = a.u32(MRC_POLICY_A_SACK_GAP);
 	if (auto v = a.u8(MRC_POLICY_A_ECN_RESPONSE))
 		p.ecn_response = *v != 0;
+	if (auto v = a.u8(MRC_POLICY_A_KEEPALIVE))
+		p.keepalive = *v != 0;
+	p.keepalive_idle_ns = a.u64(MRC_POLICY_A_KEEPALIVE_IDLE);
+	p.keepalive_interval_ns = a.u64(MRC_POLICY_A_KEEPALIVE_INTERVAL);
+	p.keepalive_count = a.u32(MRC_POLICY_A_KEEPALIVE_COUNT);
 	p.is_default = a.u8(MRC_POLICY_A_DEFAULT).value_or(0) != 0;
 	return p;
 }

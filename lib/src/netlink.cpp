@@ -50,16 +50,29 @@ const char *const kSeg[] = {
 };
 static_assert(std::size(kSeg) == MRC_SEG_A_ADDR + 1, "name every mrc_seg_attr value");
 const char *const kPolicy[] = {
-    "MRC_POLICY_A_UNSPEC",       "MRC_POLICY_A_PAD",
-    "MRC_POLICY_A_NAME",         "MRC_POLICY_A_RTO_MIN",
-    "MRC_POLICY_A_RTO_MAX",      "MRC_POLICY_A_PROBE_INTERVAL",
-    "MRC_POLICY_A_SKIP",         "MRC_POLICY_A_RETRY_LIMIT",
-    "MRC_POLICY_A_FAIL_TO_BAD",  "MRC_POLICY_A_SUCCESS_TO_GOOD",
-    "MRC_POLICY_A_MIN_ACTIVE",   "MRC_POLICY_A_MAX_PATHS",
-    "MRC_POLICY_A_BACKUPS",      "MRC_POLICY_A_SACK_GAP",
-    "MRC_POLICY_A_ECN_RESPONSE", "MRC_POLICY_A_DEFAULT",
+    "MRC_POLICY_A_UNSPEC",
+    "MRC_POLICY_A_PAD",
+    "MRC_POLICY_A_NAME",
+    "MRC_POLICY_A_RTO_MIN",
+    "MRC_POLICY_A_RTO_MAX",
+    "MRC_POLICY_A_PROBE_INTERVAL",
+    "MRC_POLICY_A_SKIP",
+    "MRC_POLICY_A_RETRY_LIMIT",
+    "MRC_POLICY_A_FAIL_TO_BAD",
+    "MRC_POLICY_A_SUCCESS_TO_GOOD",
+    "MRC_POLICY_A_MIN_ACTIVE",
+    "MRC_POLICY_A_MAX_PATHS",
+    "MRC_POLICY_A_BACKUPS",
+    "MRC_POLICY_A_SACK_GAP",
+    "MRC_POLICY_A_ECN_RESPONSE",
+    "MRC_POLICY_A_DEFAULT",
+    "MRC_POLICY_A_KEEPALIVE",
+    "MRC_POLICY_A_KEEPALIVE_IDLE",
+    "MRC_POLICY_A_KEEPALIVE_INTERVAL",
+    "MRC_POLICY_A_KEEPALIVE_COUNT",
 };
-static_assert(std::size(kPolicy) == MRC_POLICY_A_DEFAULT + 1, "name every mrc_policy_attr value");
+static_assert(std::size(kPolicy) == MRC_POLICY_A_KEEPALIVE_COUNT + 1,
+	      "name every mrc_policy_attr value");
 const char *const kSettings[] = {
     "MRC_SETTINGS_A_UNSPEC",
     "MRC_SETTINGS_A_UDP_PORT",

@@ -10,7 +10,8 @@ mrc_module_load
 a=$(mrc_ns_new a)
 ctl() { in_ns "$a" "$MRCCTL" "$@"; }
 # pol NAME COLUMN: one column of a policy's row (name rto-min rto-max retry
-# probe skip bad good min-act max-paths backups sack-gap ecn).
+# probe skip bad good min-act max-paths backups sack-gap ecn keepalive
+# ka-idle ka-intvl ka-cnt).
 pol() {
 	ctl policy show "$1" | awk -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
 					       NR == 2 { print $col[f] }'
@@ -18,11 +19,14 @@ pol() {
 
 table=$(ctl policy show)
 mrc_check_match "default policy, marked, with the core defaults" \
-	"^default\* +2ms +500ms +15 +5ms +1ms +2 +3 +4 +64 +2 +8 +on$" "$(echo "$table" | sed -n 2p)"
+	"^default\* +2ms +500ms +15 +5ms +1ms +2 +3 +4 +64 +2 +8 +on +on +60s +10s +3$" \
+	"$(echo "$table" | sed -n 2p)"
 mrc_check "policy add fast" ctl policy add fast rto-min 200us rto-max 20ms retry-limit 5 \
 	probe-interval 1ms skip 100us fail-to-bad 1 success-to-good 2 min-active 2 \
-	max-paths 32 backups 1 sack-gap 4 ecn off
-mrc_check_match "fast as given" "^fast +200us +20ms +5 +1ms +100us +1 +2 +2 +32 +1 +4 +off$" \
+	max-paths 32 backups 1 sack-gap 4 ecn off keepalive off keepalive-idle 2s \
+	keepalive-interval 500ms keepalive-count 5
+mrc_check_match "fast as given" \
+	"^fast +200us +20ms +5 +1ms +100us +1 +2 +2 +32 +1 +4 +off +off +2s +500ms +5$" \
 	"$(ctl policy show fast | sed -n 2p)"
 mrc_check "policy add lazy (defaults)" ctl policy add lazy_2
 mrc_check_eq "unset knobs take the defaults" 500ms "$(pol lazy_2 rto-max)"

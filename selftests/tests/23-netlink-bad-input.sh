@@ -168,6 +168,12 @@ mrcctl_err "fail-to-bad 65" $E \
 mrcctl_err "backups not below max-paths" $E \
 	"mrcctl: policy add: backups must be at most 64 and below max_paths (MRC_POLICY_A_BACKUPS) [Invalid argument]" \
 	ctl policy add p max-paths 4 backups 4
+mrcctl_err "keepalive-idle below 100 ms" $E \
+	"mrcctl: policy add: keepalive_idle must be between 100 ms and 32767 s (MRC_POLICY_A_KEEPALIVE_IDLE) [Invalid argument]" \
+	ctl policy add p keepalive-idle 10ms
+mrcctl_err "keepalive-count 0" $E \
+	"mrcctl: policy add: keepalive_count must be between 1 and 127 (MRC_POLICY_A_KEEPALIVE_COUNT) [Invalid argument]" \
+	ctl policy add p keepalive-count 0
 mrcctl_err "policy set: invalid result, nothing applied" $E \
 	"mrcctl: policy set: min_active must be between 1 and max_paths (MRC_POLICY_A_MIN_ACTIVE) [Invalid argument]" \
 	ctl policy set default retry-limit 7 min-active 100

@@ -8,8 +8,12 @@
 #   ends connect() with ECONNREFUSED well inside the policy's budget;
 # - SO_KEEPALIVE with TCP_KEEPIDLE/INTVL/CNT keeps a healthy idle
 #   connection open and ends one whose peer went silent with ETIMEDOUT on
-#   the keepalive schedule (a connection without keepalive notices
-#   nothing);
+#   the keepalive schedule (a connection on the default policy's 60 s
+#   keepalive notices nothing in those seconds);
+# - the failure policy's keepalive watches a connection whose program set
+#   no option: TCP_KEEP* read the policy's knobs, and a policy change
+#   reaches the live idle connection, which then ends on the policy's
+#   schedule once its peer goes silent;
 # - TCP_USER_TIMEOUT replaces the policy's retry budget both ways: a long
 #   one carries a connection through an outage longer than the budget, a
 #   short one ends a stalled connection sooner than the budget.
@@ -98,9 +102,44 @@ early=$(after "$res/ka.out" ended "$T0")
 late=$(after "$res/ka.out" ended "$T1")
 mrc_check "... $late s after the outage (keepalive schedule: 2..3 s)" \
 	bash -c "python3 -c 'import sys; sys.exit(not ($early >= 1.5 and $late <= 8))'"
-mrc_check "the connection without keepalive notices nothing" \
+mrc_check "the connection on the policy's keepalive notices nothing yet" \
 	bash -c "! grep -q ended $res/plain.out"
 silence off
+
+# ---- the policy's keepalive ----
+# The plain connection's program set no option: keepalive runs on the
+# default policy's knobs (on, 60 s, 10 s, 3), which getsockopt reports,
+# not the namespace's TCP keepalive sysctls (7200 s, 75 s, 9).
+mrc_check_eq "TCP_KEEPIDLE/INTVL/CNT of a socket that set none: the policy's" "60 10 3" \
+	"$(awk '$1 == "connected" { print $3, $4, $5; exit }' "$res/plain.out")"
+# A policy change reaches the live, idle connection (the knobs its
+# socket left alone follow the policy).
+mrc_check "policy set default keepalive-idle 1s keepalive-interval 1s keepalive-count 2" \
+	in_ns "$a" "$MRCCTL" policy set default keepalive-idle 1s keepalive-interval 1s \
+	keepalive-count 2
+probes0=$(mrc_mib "$a" ProbesSent)
+sleep 4	# the period under test: four idle seconds
+mrc_check "a healthy idle connection stays open under the policy's keepalive" \
+	bash -c "! grep -q ended $res/plain.out"
+probes=$(($(mrc_mib "$a" ProbesSent) - probes0))
+# As above: 2 to 8 probes in 4 s. Fails if the policy change did not reach
+# the live connection (0) or it floods.
+mrc_check "... probing once per idle second ($probes probes in 4 s)" between "$probes" 2 8
+silence on
+mrc_check "the silent peer is declared gone on the policy's keepalive" \
+	mrc_wait_for 30 grep -q ended "$res/plain.out"
+mrc_check_eq "... with ETIMEDOUT" ETIMEDOUT "$(field "$res/plain.out" ended 2)"
+# The same schedule as SO_KEEPALIVE's above: 2..3 s after the outage.
+early=$(after "$res/plain.out" ended "$T0")
+late=$(after "$res/plain.out" ended "$T1")
+mrc_info "an idle connection learnt its peer was gone $late s after the outage" \
+	"(policy keepalive 1 s + 2 x 1 s)"
+mrc_check "... $late s after the outage (keepalive schedule: 2..3 s)" \
+	bash -c "python3 -c 'import sys; sys.exit(not ($early >= 1.5 and $late <= 8))'"
+silence off
+mrc_check "back to the default policy's keepalive" \
+	in_ns "$a" "$MRCCTL" policy set default keepalive-idle 60s keepalive-interval 10s \
+	keepalive-count 3
 
 # ---- TCP_USER_TIMEOUT ----
 # The default policy's budget: about 4.5 s. A 6 s outage outlives it, not

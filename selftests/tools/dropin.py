@@ -9,7 +9,8 @@ from time.time(), so the test can compare it with when it broke a link).
   dropin.py refused ADDR PORT           connect once: "result ERRNO-NAME seconds"
   dropin.py idle ADDR PORT [IDLE INTVL CNT]
                                         connect, set keepalive if given, then
-                                        block in recv(): "connected", then
+                                        block in recv(): "connected IDLE INTVL
+                                        CNT" (getsockopt TCP_KEEP*), then
                                         "ended ERRNO-NAME" when recv() fails
   dropin.py send ADDR PORT USER_TIMEOUT_MS SECONDS
                                         connect, set TCP_USER_TIMEOUT, send
@@ -81,7 +82,9 @@ def idle(addr, port, ka=None):
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, ka[0])
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, ka[1])
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, ka[2])
-    say("connected")
+    # what keepalive runs: the socket's knobs, or the policy's
+    say("connected", *(s.getsockopt(socket.IPPROTO_TCP, o) for o in
+                       (socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL, socket.TCP_KEEPCNT)))
     try:
         data = s.recv(1)
         say("ended", "EOF" if not data else "data")

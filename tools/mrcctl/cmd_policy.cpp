@@ -8,9 +8,22 @@ namespace mrcctl {
 namespace {
 
 const std::map<std::string, bool> kKnobs = {
-    {"rto-min", true},     {"rto-max", true},     {"probe-interval", true},  {"skip", true},
-    {"retry-limit", true}, {"fail-to-bad", true}, {"success-to-good", true}, {"min-active", true},
-    {"max-paths", true},   {"backups", true},     {"sack-gap", true},        {"ecn", true},
+    {"rto-min", true},
+    {"rto-max", true},
+    {"probe-interval", true},
+    {"skip", true},
+    {"retry-limit", true},
+    {"fail-to-bad", true},
+    {"success-to-good", true},
+    {"min-active", true},
+    {"max-paths", true},
+    {"backups", true},
+    {"sack-gap", true},
+    {"ecn", true},
+    {"keepalive", true},
+    {"keepalive-idle", true},
+    {"keepalive-interval", true},
+    {"keepalive-count", true},
 };
 
 mrc::Policy policy_from(Keywords &kw)
@@ -39,6 +52,11 @@ mrc::Policy policy_from(Keywords &kw)
 	cnt("sack-gap", p.sack_gap);
 	if (auto v = kw.get("ecn"))
 		p.ecn_response = parse_bool(*v, "ecn");
+	if (auto v = kw.get("keepalive"))
+		p.keepalive = parse_bool(*v, "keepalive");
+	dur("keepalive-idle", p.keepalive_idle_ns);
+	dur("keepalive-interval", p.keepalive_interval_ns);
+	cnt("keepalive-count", p.keepalive_count);
 	return p;
 }
 
@@ -70,17 +88,24 @@ void show(Context &ctx, const std::vector<mrc::Policy> &ps)
 				     {"max_paths", p.max_paths.value_or(0)},
 				     {"backups", p.backups.value_or(0)},
 				     {"sack_gap", p.sack_gap.value_or(0)},
-				     {"ecn", p.ecn_response.value_or(false)}});
+				     {"ecn", p.ecn_response.value_or(false)},
+				     {"keepalive", p.keepalive.value_or(false)},
+				     {"keepalive_idle_ns", p.keepalive_idle_ns.value_or(0)},
+				     {"keepalive_interval_ns", p.keepalive_interval_ns.value_or(0)},
+				     {"keepalive_count", p.keepalive_count.value_or(0)}});
 		print_json(*ctx.out, j, ctx.pretty);
 		return;
 	}
 	Table t({"name", "rto-min", "rto-max", "retry", "probe", "skip", "bad", "good", "min-act",
-		 "max-paths", "backups", "sack-gap", "ecn"});
+		 "max-paths", "backups", "sack-gap", "ecn", "keepalive", "ka-idle", "ka-intvl",
+		 "ka-cnt"});
 	for (const auto &p : ps)
 		t.add({p.name + (p.is_default ? "*" : ""), d(p.rto_min_ns), d(p.rto_max_ns),
 		       n(p.retry_limit), d(p.probe_interval_ns), d(p.skip_ns), n(p.fail_to_bad),
 		       n(p.success_to_good), n(p.min_active), n(p.max_paths), n(p.backups),
-		       n(p.sack_gap), p.ecn_response.value_or(false) ? "on" : "off"});
+		       n(p.sack_gap), p.ecn_response.value_or(false) ? "on" : "off",
+		       p.keepalive.value_or(false) ? "on" : "off", d(p.keepalive_idle_ns),
+		       d(p.keepalive_interval_ns), n(p.keepalive_count)});
 	t.print(*ctx.out);
 }
 
@@ -94,7 +119,8 @@ void add_policy_command(CLI::App &app, Context &ctx)
 	const std::string knobs =
 	    "NAME [rto-min T] [rto-max T] [probe-interval T] [skip T] [retry-limit N] "
 	    "[fail-to-bad N] [success-to-good N] [min-active N] [max-paths N] [backups N] "
-	    "[sack-gap N] [ecn on|off]";
+	    "[sack-gap N] [ecn on|off] [keepalive on|off] [keepalive-idle T] "
+	    "[keepalive-interval T] [keepalive-count N]";
 	add_words_command(*cmd, "add", "add a policy (unset knobs take the defaults)", knobs,
 			  [&ctx](Keywords &kw) { ctx.nl().policy_add(policy_from(kw)); });
 	add_words_command(*cmd, "set", "change knobs of a policy (its users follow)", knobs,

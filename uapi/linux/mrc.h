@@ -739,6 +739,14 @@ enum mrc_seg_attr {
  * @MRC_POLICY_A_ECN_RESPONSE: 1 skips ECN-marked paths (u8, 0 or 1).
  * @MRC_POLICY_A_DEFAULT: 1 when this is the namespace's default policy (u8,
  *	replies only).
+ * @MRC_POLICY_A_KEEPALIVE: 1: every connection keeps alive when idle, as if its
+ *	socket had SO_KEEPALIVE set (u8, 0 or 1).
+ * @MRC_POLICY_A_KEEPALIVE_IDLE: silence before the first keepalive probe; the
+ *	default of TCP_KEEPIDLE (u64 ns).
+ * @MRC_POLICY_A_KEEPALIVE_INTERVAL: time between unanswered keepalive probes;
+ *	the default of TCP_KEEPINTVL (u64 ns).
+ * @MRC_POLICY_A_KEEPALIVE_COUNT: unanswered keepalive probes before ETIMEDOUT;
+ *	the default of TCP_KEEPCNT (u32).
  * @__MRC_POLICY_A_MAX: number of attributes.
  * @MRC_POLICY_A_MAX: highest attribute.
  */
@@ -759,6 +767,10 @@ enum mrc_policy_attr {
 	MRC_POLICY_A_SACK_GAP,
 	MRC_POLICY_A_ECN_RESPONSE,
 	MRC_POLICY_A_DEFAULT,
+	MRC_POLICY_A_KEEPALIVE,
+	MRC_POLICY_A_KEEPALIVE_IDLE,
+	MRC_POLICY_A_KEEPALIVE_INTERVAL,
+	MRC_POLICY_A_KEEPALIVE_COUNT,
 
 	__MRC_POLICY_A_MAX,
 	MRC_POLICY_A_MAX = __MRC_POLICY_A_MAX - 1

@@ -763,15 +763,40 @@ const uint64_t kSec = 1000000000ull;
 
 } // namespace
 
-// Keepalive off (the default): an idle connection has no timer at all and
-// never sends a probe, however long it idles.
-TEST(Keepalive, OffByDefault)
+// A policy without keepalive and a socket that does not ask: an idle
+// connection has no timer at all and never sends a probe, however long it
+// idles.
+TEST(Keepalive, OffWhenNeitherPolicyNorSocketAsks)
 {
 	Pair pr;
+	mrc_policy pol;
+	mrc_policy_default(&pol);
+	pol.keepalive = false;
+
 	pr.settle();
+	ASSERT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), 0);
 	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), 0u);
 	EXPECT_EQ(run_timers(pr, 0, pr.now + 3600 * kSec, false), 0u);
 	EXPECT_EQ(pr.c[0].err, 0);
+}
+
+// The default policy keeps every connection alive, socket option or not:
+// an idle connection whose peer vanished fails with ETIMEDOUT after the
+// policy's idle + count x interval (60 + 3 x 10 s) of silence.
+TEST(Keepalive, DefaultPolicyNoticesAVanishedPeer)
+{
+	Pair pr;
+	mrc_policy pol;
+	mrc_policy_default(&pol);
+
+	pr.settle();
+	uint64_t heard = pr.c[0].heard_at;
+	uint64_t bound = pol.keepalive_idle_ns + pol.keepalive_cnt * pol.keepalive_intvl_ns;
+	EXPECT_EQ(bound, 90 * kSec);
+	EXPECT_EQ(run_timers(pr, 0, pr.now + 3600 * kSec, false), pol.keepalive_cnt);
+	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
+	EXPECT_GE(pr.now, heard + bound);
+	EXPECT_LE(pr.now, heard + bound + kSec);
 }
 
 // An idle connection whose peer answers probes lives for ever: one probe
@@ -779,10 +804,10 @@ TEST(Keepalive, OffByDefault)
 TEST(Keepalive, AnsweredProbesKeepItAlive)
 {
 	Pair pr;
-	mrc_conn_keepalive ka = {10 * kSec, 1 * kSec, 3};
+	mrc_conn_keepalive ka = {true, 10 * kSec, 1 * kSec, 3};
 
 	pr.settle();
-	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now);
 	uint64_t t0 = pr.now;
 	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), t0 + 10 * kSec);
 	uint64_t probes = run_timers(pr, 0, t0 + 100 * kSec, true);
@@ -798,11 +823,11 @@ TEST(Keepalive, AnsweredProbesKeepItAlive)
 TEST(Keepalive, DeadPeerTimesOutOnSchedule)
 {
 	Pair pr;
-	mrc_conn_keepalive ka = {10 * kSec, 2 * kSec, 4};
+	mrc_conn_keepalive ka = {true, 10 * kSec, 2 * kSec, 4};
 
 	pr.settle();
 	uint64_t heard = pr.c[0].heard_at;
-	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now);
 	uint64_t probes = run_timers(pr, 0, pr.now + 60 * kSec, false);
 	EXPECT_EQ(pr.c[0].err, -ETIMEDOUT);
 	EXPECT_EQ(probes, 4u);
@@ -818,10 +843,10 @@ TEST(Keepalive, DeadPeerTimesOutOnSchedule)
 TEST(Keepalive, NotWhileDataWaits)
 {
 	Pair pr;
-	mrc_conn_keepalive ka = {1 * kSec, 1 * kSec, 1};
+	mrc_conn_keepalive ka = {true, 1 * kSec, 1 * kSec, 1};
 
 	pr.settle();
-	ASSERT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now);
 	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
 	mrc_tx_desc d;
 	while (mrc_conn_next_tx(&pr.c[0], pr.now, &d))
@@ -831,16 +856,46 @@ TEST(Keepalive, NotWhileDataWaits)
 	EXPECT_EQ(pr.c[0].st.keepalives, 0u);
 }
 
-TEST(Keepalive, RejectsUnworkableSettings)
+// The socket's knobs override the policy's; those it left 0 follow the
+// policy, also when the policy changes on a live connection; SO_KEEPALIVE
+// turns keepalive on where the policy does not.
+TEST(Keepalive, SocketKnobsOverrideThePolicyTheRestFollowsIt)
 {
 	Pair pr;
-	mrc_conn_keepalive ka = {10 * kSec, 0, 3};
-	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), -EINVAL);
-	ka = {10 * kSec, kSec, 0};
-	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), -EINVAL);
-	ka = {0, 0, 0};
-	EXPECT_EQ(mrc_conn_set_keepalive(&pr.c[0], &ka, pr.now), 0);
+	mrc_policy pol;
+	mrc_policy_default(&pol);
+	pol.keepalive = false;
+
+	pr.settle();
+	ASSERT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), 0);
+	EXPECT_FALSE(pr.c[0].ka.on);
+	mrc_conn_keepalive req = {true, 5 * kSec, 0, 0};
+	mrc_conn_set_keepalive(&pr.c[0], &req, pr.now);
+	EXPECT_TRUE(pr.c[0].ka.on);
+	EXPECT_EQ(pr.c[0].ka.idle_ns, 5 * kSec);
+	EXPECT_EQ(pr.c[0].ka.intvl_ns, pol.keepalive_intvl_ns);
+	EXPECT_EQ(pr.c[0].ka.cnt, pol.keepalive_cnt);
+	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), pr.now + 5 * kSec);
+
+	pol.keepalive_intvl_ns = 2 * kSec;
+	pol.keepalive_cnt = 7;
+	pol.keepalive_idle_ns = 100 * kSec;
+	ASSERT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), 0);
+	EXPECT_EQ(pr.c[0].ka.idle_ns, 5 * kSec);
+	EXPECT_EQ(pr.c[0].ka.intvl_ns, 2 * kSec);
+	EXPECT_EQ(pr.c[0].ka.cnt, 7u);
+
+	// SO_KEEPALIVE off again: the policy (off) decides
+	req = {false, 5 * kSec, 0, 0};
+	mrc_conn_set_keepalive(&pr.c[0], &req, pr.now);
+	EXPECT_FALSE(pr.c[0].ka.on);
 	EXPECT_EQ(pr.c[0].ka_at, 0u);
+
+	// a policy that keeps alive reaches the live connection
+	pol.keepalive = true;
+	ASSERT_EQ(mrc_conn_set_policy(&pr.c[0], &pol, pr.now), 0);
+	EXPECT_TRUE(pr.c[0].ka.on);
+	EXPECT_EQ(mrc_conn_next_deadline(&pr.c[0]), pr.now + 5 * kSec);
 }
 
 // Data that is never acknowledged: by default the policy's retry budget
@@ -1053,8 +1108,11 @@ TEST(UserTimeout, ZeroWindowIsNotAStall)
 	for (int i = 0; i < 100000 && pr.now < t0 + 10 * kSec; i++) {
 		pr.pump(0);
 		pr.pump(1);
+		// 1 ms steps at most: the sender learns of the closed window
+		// (and arms its window probe) only when it next tries to send,
+		// while its keepalive deadline is a minute away.
 		uint64_t d = mrc_conn_next_deadline(&pr.c[0]);
-		pr.now = d && d > pr.now ? d : pr.now + 1000000;
+		pr.now = d && d > pr.now ? std::min(d, pr.now + 1000000) : pr.now + 1000000;
 		mrc_conn_on_timer(&pr.c[0], pr.now);
 		mrc_conn_on_timer(&pr.c[1], pr.now);
 	}
@@ -1173,6 +1231,12 @@ TEST(Conn, IdleConnectionSendsNoProbes)
 {
 	Pair pr;
 	const uint64_t rto_max = pr.c[0].p.policy.rto_max_ns;
+	// Keepalive (one probe per idle minute, Keepalive.*) is the policy's
+	// watch on an idle peer, not path probing: off here.
+	mrc_policy pol = pr.c[0].p.policy;
+	pol.keepalive = false;
+	for (auto &c : pr.c)
+		ASSERT_EQ(mrc_conn_set_policy(&c, &pol, pr.now), 0);
 	ASSERT_GT(count_state(pr.c[0], MRC_PATH_BACKUP), 0u);
 	start_probing(pr);
 	run_both(pr, pr.now + kSec, 1000, false);

@@ -164,6 +164,24 @@ TEST(Policy, SackGapThreshold)
 	ExpectBad([](auto &p) { p.sack_gap_threshold = 65; }, "sack_gap_threshold");
 }
 
+TEST(Policy, KeepaliveTimesAndCount)
+{
+	EXPECT_TRUE(Defaults().keepalive);
+	ExpectBad([](mrc_policy &p) { p.keepalive_idle_ns = 99 * MRC_NSEC_PER_MSEC; },
+		  "keepalive_idle");
+	ExpectGood([](mrc_policy &p) { p.keepalive_idle_ns = 100 * MRC_NSEC_PER_MSEC; });
+	ExpectBad([](mrc_policy &p) { p.keepalive_idle_ns = 32768 * MRC_NSEC_PER_SEC; },
+		  "keepalive_idle");
+	ExpectBad([](mrc_policy &p) { p.keepalive_intvl_ns = 0; }, "keepalive_interval");
+	ExpectGood([](mrc_policy &p) { p.keepalive_intvl_ns = 32767 * MRC_NSEC_PER_SEC; });
+	ExpectBad([](mrc_policy &p) { p.keepalive_cnt = 0; }, "keepalive_count");
+	ExpectBad([](mrc_policy &p) { p.keepalive_cnt = 128; }, "keepalive_count");
+	ExpectGood([](mrc_policy &p) {
+		p.keepalive_cnt = 127;
+		p.keepalive = false;
+	});
+}
+
 TEST(Policy, EcnResponseEitherWay)
 {
 	ExpectGood([](auto &p) { p.ecn_response = false; });

@@ -58,6 +58,11 @@ struct Policy {
 	std::optional<uint32_t> retry_limit, fail_to_bad, success_to_good, min_active, max_paths,
 	    backups, sack_gap;
 	std::optional<bool> ecn_response;
+	/// Keepalive of every connection (as SO_KEEPALIVE), and the defaults
+	/// of TCP_KEEPIDLE, TCP_KEEPINTVL and TCP_KEEPCNT.
+	std::optional<bool> keepalive;
+	std::optional<uint64_t> keepalive_idle_ns, keepalive_interval_ns;
+	std::optional<uint32_t> keepalive_count;
 	bool is_default = false; ///< replies: the namespace's default policy
 };
 

@@ -116,6 +116,9 @@ TEST_F(Cmd, UsageErrorsAreExactAndExit2)
 	     "invalid rto-min 'ms': not a duration (e.g. 2ms)"},
 	    {{"policy", "add", "p", "ecn", "sometimes"},
 	     "invalid ecn 'sometimes': expected on or off"},
+	    {{"policy", "set", "p", "keepalive", "2"}, "invalid keepalive '2': expected on or off"},
+	    {{"policy", "set", "p", "keepalive-idle", "soon"},
+	     "invalid keepalive-idle 'soon': not a duration (e.g. 2ms)"},
 	    {{"settings", "set"}, "settings set: nothing to set"},
 	    {{"settings", "set", "udp-port", "65536"},
 	     "invalid UDP port '65536': must be between 0 and 65535"},
@@ -265,6 +268,10 @@ TEST_F(Cmd, PolicyShowMarksTheDefault)
 	    .put_u32(MRC_POLICY_A_BACKUPS, 2)
 	    .put_u32(MRC_POLICY_A_SACK_GAP, 8)
 	    .put_u8(MRC_POLICY_A_ECN_RESPONSE, 1)
+	    .put_u8(MRC_POLICY_A_KEEPALIVE, 1)
+	    .put_u64(MRC_POLICY_A_KEEPALIVE_IDLE, 60000000000ull)
+	    .put_u64(MRC_POLICY_A_KEEPALIVE_INTERVAL, 10000000000ull)
+	    .put_u32(MRC_POLICY_A_KEEPALIVE_COUNT, 3)
 	    .put_u8(MRC_POLICY_A_DEFAULT, 1)
 	    .end_nest();
 	fake->reply(MRC_CMD_POLICY_GET, w);
@@ -272,9 +279,9 @@ TEST_F(Cmd, PolicyShowMarksTheDefault)
 	EXPECT_EQ(
 	    out.str(),
 	    "name      rto-min  rto-max  retry  probe  skip  bad  good  min-act  max-paths  "
-	    "backups  sack-gap  ecn\n"
+	    "backups  sack-gap  ecn  keepalive  ka-idle  ka-intvl  ka-cnt\n"
 	    "default*  2ms      500ms    15     5ms    1ms   2    3     4        64         2    "
-	    "    8         on\n");
+	    "    8         on   on         60s      10s       3\n");
 }
 
 TEST_F(Cmd, Info)
