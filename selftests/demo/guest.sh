@@ -39,9 +39,18 @@ done
 "$MRCCTL" policy add training rto-min 10ms rto-max 100ms backups 0
 run A "$MRCCTL" plane show
 run A "$MRCCTL" policy show training
-A "$MRCCTL" monitor > "$out/monitor.txt" 2>&1 &
-mon=$!
-_mrc_pids+=("$mon")
+# Every host's path events: the cut link carries paths of the host below
+# it in one direction and of every other host towards it in the other
+# (host A's are monitor.txt; the others monitor-HOST.txt).
+mons=()
+for i in "${!FAB_HOST_NS[@]}"; do
+	h=${FAB_HOSTS[i]}
+	f=$out/monitor-$h.txt
+	[ "$i" = 0 ] && f=$out/monitor.txt
+	in_ns "${FAB_HOST_NS[i]}" "$MRCCTL" monitor > "$f" 2>&1 &
+	mons+=($!)
+	_mrc_pids+=($!)
+done
 # A capture of host A's plane 0 for Wireshark/tshark (make demo prints one
 # decoded packet of it): headers and the first bytes of each packet
 # (snaplen 256), the first 5000 packets at most. The link's UDP
@@ -138,18 +147,24 @@ for tr in mrc tcp; do
 		"$p99" "$worst" "$wait"
 done
 
-say "6. How MRC saw it: path events on host A"
-kill "$mon" 2>/dev/null
+say "6. How MRC saw it: path events"
+kill "${mons[@]}" 2>/dev/null
 plane=$(echo "$cut_ns" | sed -n 's/.*-t0[a-f]-\([0-9]*\)-.*/\1/p')
-grep -E "path-state .* plane $plane " "$out/monitor.txt" | head -4
-echo "... $(grep -c 'path-state' "$out/monitor.txt") path events in all"
-# How often a path of the cut plane came back and failed again: a dead
-# path must stay out (issue 17: the min-active floor once brought it
-# back over and over, "assumed-bad -> good reason min-active").
-ev_cut() { grep -E "path-state .* plane $plane .*$1" "$out/monitor.txt" | wc -l; }
-echo "plane $plane after the cut: $(ev_cut '-> assumed-bad') times out," \
-	"$(ev_cut 'assumed-bad -> good') back ($(ev_cut 'assumed-bad -> good reason min-active') by the min-active floor);" \
-	"PathFlaps $(A "$MRCCTL" stats | awk '$1 == "PathFlaps" { n = $2 } END { print n + 0 }')"
+grep -E "path-state .* plane $plane " "$out"/monitor*.txt | head -4
+echo "... $(cat "$out"/monitor*.txt | grep -c 'path-state') path events in all, on the ${#mons[@]} hosts"
+# How often a path of the cut plane went out and came back, per host: a
+# dead path must stay out (issue 17: the min-active floor once brought
+# it back over and over, "assumed-bad -> good reason min-active").
+ev_cut() { grep -E "path-state .* plane $plane .*$2" "$1" | wc -l; }
+for i in "${!FAB_HOST_NS[@]}"; do
+	h=${FAB_HOSTS[i]}
+	f=$out/monitor-$h.txt
+	[ "$i" = 0 ] && f=$out/monitor.txt
+	echo "host $h, plane $plane: $(ev_cut "$f" '-> assumed-bad') times out," \
+		"$(ev_cut "$f" 'assumed-bad -> good') back ($(ev_cut "$f" 'assumed-bad -> good reason min-active') by the min-active floor);" \
+		"PathFlaps $(in_ns "${FAB_HOST_NS[i]}" "$MRCCTL" stats |
+			awk '$1 == "PathFlaps" { n = $2 } END { print n + 0 }')"
+done
 run A "$MRCCTL" stats | grep -E "PathToBad|RetxRto|RetxSack|Recoveries" || true
 
 # make demo prints the verdict last, with the plot's path.
@@ -157,5 +172,5 @@ verdict="A spine link died under both jobs: over MRC the training job kept its p
 [ "$mrc_ok" = 1 ] || verdict="MRC's job FAILED: $mrc_error"
 echo "$verdict" > "$out/verdict.txt"
 echo
-echo "(full results in $MRC_ROOT/build/demo: mrc/, tcp/ (per-step times), monitor.txt, mrc-demo.pcapng)"
+echo "(full results in $MRC_ROOT/build/demo: mrc/, tcp/ (per-step times), monitor*.txt (path events per host), mrc-demo.pcapng)"
 [ "$mrc_ok" = 1 ]
