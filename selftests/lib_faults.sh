@@ -33,6 +33,12 @@ faults_setup() {
 
 faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
+faults_policy() { # KEY...: the default policy's KEYs on host A, one line
+	faults_ctl_a -j policy show default | python3 -c 'import json, sys
+p = json.load(sys.stdin)[0]
+print(*(p[k] for k in sys.argv[1:]))' "$@"
+}
+
 faults_policy_ms() { # KEY: the default policy's KEY_ns on host A, in ms
 	faults_ctl_a -j policy show default |
 		python3 -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
@@ -160,15 +166,108 @@ faults_monitor_a() {
 	mrc_bg_in_ns "$FAB_A" "$MRCCTL" monitor > "$res/$1" 2> "$res/$1.err"
 	mrc_wait_for 30 grep -q monitoring "$res/$1.err"
 }
+# faults_monitor_stop PID NAME: stop that monitor once NAME shows a
+# connection's end (within 10 s): events come in order, so every event of
+# a transfer's connection is in NAME then.
+faults_monitor_stop() {
+	mrc_wait_for 10 grep -qE 'conn-(closed|failed)' "$res/$2"
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# faults_ev_changes FILE FROM SELECT COUNT [SELECT COUNT]...: path state
+# events of a mrcctl monitor's output FILE (text, or -j), after its line
+# FROM (0: all), per connection and EV. SELECT and COUNT are python
+# expressions over e, one event as mrcctl -j monitor has it (conn, ev,
+# path, plane, old_state, new_state, reason): the EVs whose events
+# satisfy SELECT, and among their events those that count. For COUNT:
+# changed(e), a change of state ("assumed-bad -> assumed-bad reason
+# plane-down" is none); failed(e), GOOD or SKIP to ASSUMED_BAD or DENIED;
+# returned(e), ASSUMED_BAD to GOOD or SKIP. One line per pair (a python
+# start costs half a second in the emulated guest): the most events that
+# count of one EV, how many EVs had one at least, how many in all, each
+# EV's count ("p<path>/<ev>:<n>"), then the events of the EV with the
+# most (old>new:reason, the first 12):
+#   3 2 4 p4/262145:3 p5/327681:1 (p4: good>assumed-bad:timeout ...)
+faults_ev_changes() {
+	tail -n +"$(($2 + 1))" "$1" | python3 -c 'import json, sys
+def event(line):
+    if line.startswith("{"):
+        try:
+            return json.loads(line)
+        except ValueError:
+            return {}
+    t = line.split()	# TIMESTAMP TYPE KEY VALUE ... OLD -> NEW ...
+    e = {"type": t[1] if len(t) > 1 else ""}
+    for i in range(2, len(t) - 1):
+        if t[i] in ("conn", "ev", "path", "plane") and t[i + 1].isdigit():
+            e[t[i]] = int(t[i + 1])
+        elif t[i] == "reason":
+            e["reason"] = t[i + 1]
+        elif t[i] == "->":
+            e["old_state"], e["new_state"] = t[i - 1], t[i + 1]
+    return e
+def changed(e):
+    return e.get("old_state") != e.get("new_state")
+def failed(e):	# out of use
+    return e.get("old_state") in ("good", "skip") and e.get("new_state") in ("assumed-bad", "denied")
+def returned(e):	# back in use
+    return e.get("old_state") == "assumed-bad" and e.get("new_state") in ("good", "skip")
+events = [e for e in map(event, map(str.strip, sys.stdin))
+          if e.get("type") == "path-state" and "ev" in e]
+for select, count in zip(sys.argv[1::2], sys.argv[2::2]):
+    counted = {}
+    for e in events:
+        if eval(select):
+            evs = counted.setdefault((e.get("path", -1), e["ev"], e.get("conn")), [])
+            if eval(count):
+                evs.append("%s>%s:%s" % (e.get("old_state"), e.get("new_state"), e.get("reason")))
+    most = max(counted.items(), key=lambda kv: len(kv[1]), default=(None, []))
+    each = " ".join("p%s/%s:%d" % (k[0], k[1], len(v)) for k, v in sorted(counted.items()))
+    worst = "(p%s: %s%s)" % (most[0][0], " ".join(most[1][:12]),
+                             " ..." * (len(most[1]) > 12)) if most[1] else ""
+    print(len(most[1]), sum(bool(v) for v in counted.values()),
+          sum(len(v) for v in counted.values()), each or "(no event)", worst)' "${@:3}"
+}
+
+# faults_max_returns SECS: the most times one EV that keeps failing can
+# come back in SECS seconds under the default policy's flap hysteresis
+# (path-state-machine.md 7). A return takes success_to_good answered
+# probes, at least success_to_good - 1 probe intervals (2) after the
+# failure; a failure within 16 probe intervals of a return
+# (MRC_PATH_FLAP_WINDOW) is a flap and doubles that wait, once more for
+# each flap in a row (at most 5 times, x32), and only an EV that stays in
+# use for those 16 intervals is forgiven. The quickest returns are then
+# runs of one forgiven return and k flaps: 16 + 2 x (2^(k+1) - 1)
+# intervals for k + 1 returns, at best 30 for 3 (k = 2): one return per
+# 10 probe intervals, 50 ms with the defaults, plus 2 for a first run
+# that had no window to wait. Without the hysteresis an EV that fails
+# at once comes back every 2 intervals, five times as often.
+faults_max_returns() {
+	local ivl s2g k per best=
+	read -r ivl s2g <<< "$(faults_policy probe_interval_ns success_to_good)"
+	for k in 0 1 2 3 4 5; do	# ns per return of a run of k flaps
+		per=$(((16 + ((2 << k) - 1) * (s2g - 1)) * ivl / (k + 1)))
+		[ -z "$best" ] || [ "$per" -lt "$best" ] && best=$per
+	done
+	echo $(($1 * 1000000000 / best + 2))
+}
 
 # faults_netem_check NAME DEV DESC NETEM...: the check "DESC: 24 MiB
 # verified" of a default transfer with netem NETEM on A's plane link DEV
-# (removed afterwards), and its report.
+# (removed afterwards), and its report. A's mrcctl monitor of the
+# transfer is in NAME.monitor (for faults_ev_changes), what PathFlaps
+# counted meanwhile in NAME.flaps.
 faults_netem_check() {
-	local name=$1 dev=$2 desc=$3
+	local name=$1 dev=$2 desc=$3 mon flaps0
 	shift 3
+	faults_monitor_a "$name.monitor"
+	mon=$MRC_BG_PID
+	flaps0=$(mrc_mib "$FAB_A" PathFlaps)
 	tc -n "$FAB_A" qdisc add dev "$dev" root netem "$@"
 	mrc_check "$desc: $(faults_mib 25165824) MiB verified" faults_transfer "$name" :
 	faults_report "$name"
 	tc -n "$FAB_A" qdisc del dev "$dev" root
+	faults_monitor_stop "$mon" "$name.monitor"
+	echo $(($(mrc_mib "$FAB_A" PathFlaps) - flaps0)) > "$res/$name.flaps"
 }

@@ -31,40 +31,24 @@ mrc_check "300 ms on plane 0: $(faults_mib 25165824) MiB verified" \
 	faults_transfer delay :
 faults_report delay
 tc -n "$FAB_A" qdisc del dev pl0 root
-kill "$mon" 2>/dev/null
-wait "$mon" 2>/dev/null
+faults_monitor_stop "$mon" monitor-delay
 secs=$(cat "$res/delay.secs")
 
-# ev_count PLANE_RE PATTERN: per EV of the matching planes, how many of
-# A's path events matched PATTERN ("ev:count ..." on stdout); the max on
-# the last line.
-ev_count() {
-	awk -v planes="$1" -v pat="$2" '
-	/path-state/ {
-		for (i = 1; i < NF; i++) {
-			if ($i == "ev") ev = $(i + 1)
-			if ($i == "plane") pl = $(i + 1)
-		}
-		if (pl ~ "^(" planes ")$") { seen[ev] = 1; if ($0 ~ pat) n[ev]++ }
-	}
-	END {
-		m = 0
-		for (e in seen) { printf "%s:%d ", e, n[e]; if (n[e] > m) m = n[e] }
-		printf "\n%d\n", m
-	}' "$res/monitor-delay"
-}
-slow=$(ev_count 0 "-> assumed-bad")
-back=$(ev_count 0 "assumed-bad -> good")
-fast_out=$(ev_count "1|2|3" "good -> (assumed-bad|denied)")
-mrc_info "plane 0 (delayed) EVs out: ${slow%%$'\n'*}; back: ${back%%$'\n'*}; healthy EVs out: ${fast_out%%$'\n'*}"
+# Per EV, from A's monitor (faults_ev_changes): the most of one EV, how
+# many EVs, each EV's count.
+{ read -r slow_n slow_evs _ slow; read -r back_n _ _ back; read -r fast_n _ _ fast_out; } <<< \
+	"$(faults_ev_changes "$res/monitor-delay" 0 \
+		'e.get("plane") == 0' 'e.get("new_state") == "assumed-bad"' \
+		'e.get("plane") == 0' 'returned(e)' \
+		'e.get("plane") != 0' 'failed(e)')"
+mrc_info "plane 0 (delayed) EVs out: $slow; back: $back; healthy EVs out: $fast_out"
 # What the healthy EVs' transitions were blamed on, and what B dropped.
 mrc_info "A's healthy-EV reasons: $(grep -E 'path-state .* plane [123] good -> ' "$res/monitor-delay" |
 	grep -o 'reason [a-z-]*' | sort | uniq -c | tr -s ' \n' ' ')"
 mrc_info "A: $(in_ns "$FAB_A" "$MRCCTL" stats | awk '/^(Retx|PathTo|Probes)/ && $2 { printf "%s %s ", $1, $2 }')"
 mrc_info "B: $(in_ns "$FAB_B" "$MRCCTL" stats | awk '/^InDrop/ && $2 { printf "%s %s ", $1, $2 }')"
-mrc_check "the delayed plane's EVs were taken out" [ "${slow##*$'\n'}" -ge 1 ]
-mrc_check "each healthy EV left GOOD at most once (${fast_out%%$'\n'*})" \
-	[ "${fast_out##*$'\n'}" -le 1 ]
-mrc_check "each delayed EV came back at most $((2 * secs + 1)) times in ${secs}s (${back##*$'\n'})" \
-	[ "${back##*$'\n'}" -le $((2 * secs + 1)) ]
+mrc_check "the delayed plane's EVs were taken out ($slow_evs of 2)" [ "$slow_n" -ge 1 ]
+mrc_check "each healthy EV left GOOD at most once ($fast_n)" [ "$fast_n" -le 1 ]
+mrc_check "each delayed EV came back at most $((2 * secs + 1)) times in ${secs}s ($back_n)" \
+	[ "$back_n" -le $((2 * secs + 1)) ]
 mrc_done

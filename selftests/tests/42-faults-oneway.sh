@@ -77,25 +77,6 @@ for line in sys.stdin:
     n += bool(eval(sys.argv[1]))
 print(n)' "$2"
 }
-# monitor_max_per_path FROM_LINE IDS: most state changes of one path of
-# B's since FROM_LINE, among the paths whose id is (or, for "!2,3", is
-# not) in IDS; then that path's changes.
-monitor_max_per_path() {
-	tail -n +"$(($1 + 1))" "$res/mon-b" | python3 -c 'import json, sys, collections
-neg = sys.argv[1].startswith("!")
-ids = [int(x) for x in sys.argv[1].lstrip("!").split(",")]
-n = collections.defaultdict(list)
-for line in sys.stdin:
-    try:
-        e = json.loads(line)
-    except ValueError:
-        continue
-    if "ev" in e and e.get("old_state") != e.get("new_state") and \
-       (e.get("path") in ids) != neg:
-        n[e["ev"]].append("%s:%s>%s:%s" % (e.get("path"), e["old_state"], e["new_state"], e.get("reason")))
-worst = max(n.values(), key=len) if n else []
-print(len(worst), " ".join(worst))' "$2"
-}
 lines() { wc -l < "$res/mon-b"; }
 
 # Detection bound, from the policy: B waits 4 probe intervals of silence
@@ -121,8 +102,8 @@ oneway_faults() {
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/a-a.json"
 	echo $(($(mrc_mib "$FAB_B" SackOut) - sout0 - $(mrc_mib "$FAB_A" SackIn) + sin0)) \
 		> "$res/a.sacks-lost"
-	monitor_max_per_path "$l0" 2,3 > "$res/a.dead-transitions"
-	monitor_max_per_path "$l0" '!2,3' > "$res/a.live-transitions"
+	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") in (2, 3)' 'changed(e)' > "$res/a.dead-transitions"
+	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") not in (2, 3)' 'changed(e)' > "$res/a.live-transitions"
 	monitor_count "$l0" 'e.get("path") in (2, 3) and e.get("new_state") == "assumed-bad" and e.get("reason") == "probe-fail"' \
 		> "$res/a.events"
 	oneway_off "$FAB_B" pl1
@@ -148,8 +129,8 @@ oneway_faults() {
 	mrc_wait_for 10 side_check a "$(bad p3)" >/dev/null
 	side_check b true > /dev/null; cp "$res/live-b.json" "$res/c-b.json"
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/c-a.json"
-	monitor_max_per_path "$l0" 2,3 > "$res/c.dead-transitions"
-	monitor_max_per_path "$l0" '!2,3' > "$res/c.live-transitions"
+	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") in (2, 3)' 'changed(e)' > "$res/c.dead-transitions"
+	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") not in (2, 3)' 'changed(e)' > "$res/c.live-transitions"
 	oneway_off "$FAB_B" pl1
 	oneway_off "$FAB_A" pl3
 	mrc_wait_for 20 side_check b "$(good p1)" >/dev/null &&
