@@ -31,6 +31,20 @@ faults_setup() {
 	exec 3>&1
 }
 
+# FAULTS_HEALTHY_MAX: how often an EV the fault does not touch may leave
+# GOOD during a fault test. A healthy path can be taken out spuriously:
+# a packet only delayed past its RTO makes its path look silent (later
+# packets acknowledged on other paths, none on it), which takes the path
+# out at once, and a SACK lost in the fault can leave a burst on a
+# healthy path unacknowledged. Measured on the stock kernel: up to 3
+# departures of one healthy EV in 42-faults-flap (4 runs of 6 above one),
+# up to 4 in 42-faults-delay, up to 3 elsewhere; in fault-free 24 MiB
+# transfers a healthy EV went out in 4 of 5 (not yet fixed in the engine:
+# testing.md, 42-faults-delay). A bound of 5 still fails when the engine blames the fault on the paths that
+# carry on (every loss episode taking healthy paths out: tens of
+# departures each).
+FAULTS_HEALTHY_MAX=5
+
 faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
 faults_policy() { # KEY...: the default policy's KEYs on host A, one line
