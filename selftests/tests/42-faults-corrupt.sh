@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Corruption (netem corrupt 2%) on one plane link of A (pl2) on the
 # reference fabric (usid, 4 planes x 2 spines), mid-transfer: the
-# transfer is verified byte for byte and its longest stall stays under
-# 2 x rto_max. Per EV, from A's mrcctl monitor: plane 2's EVs, which lose
+# transfer is verified byte for byte and its longest stall stays under 2
+# x rto_max. Per EV, from A's mrcctl monitor: plane 2's EVs, which lose
 # the corrupted packets, come back no more often than the flap
-# hysteresis allows; the 6 others fail at most $FAULTS_HEALTHY_MAX times each (lib_faults.sh); PathFlaps
-# counts no more flaps than the EVs had returns. Shared set-up:
-# selftests/lib_faults.sh.
+# hysteresis allows; the 6 others fail at most FAULTS_HEALTHY_MAX times
+# each (lib_faults.sh); PathFlaps counts no more flaps than the EVs had
+# returns. Shared set-up: selftests/lib_faults.sh.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"

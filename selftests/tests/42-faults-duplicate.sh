@@ -4,7 +4,7 @@
 # reference fabric (usid, 4 planes x 2 spines), mid-transfer: the
 # transfer is verified byte for byte and its longest stall stays under
 # rto_max. Per EV, from A's mrcctl monitor: a duplicate is no failure, so
-# plane 1's EVs, like the 6 others, fail at most $FAULTS_HEALTHY_MAX times
+# plane 1's EVs, like the 6 others, fail at most FAULTS_HEALTHY_MAX times
 # each (lib_faults.sh), and PathFlaps counts no more flaps than returns. Shared set-up: selftests/lib_faults.sh.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"

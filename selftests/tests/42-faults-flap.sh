@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # A spine link (plane 2's leaf uplink to spine 0: A's path 4, and B's
 # path 4 back) that flaps, down and up for 300 ms each, 4 times during a
-# transfer on the reference fabric (usid, 4 planes x 2 spines) that lasts
-# as long as the flapping: every byte is verified up to the close, and
-# the longest stall stays under 2 x rto_max. Per EV, from A's mrcctl
+# transfer on the reference fabric (usid, 4 planes x 2 spines) that
+# lasts as long as the flapping: every byte is verified up to the close,
+# and the longest stall stays under 2 x rto_max. Per EV, from A's mrcctl
 # monitor: path 4's EV goes out and comes back, at most once each per
-# phase of the link; the 7 healthy EVs fail at most $FAULTS_HEALTHY_MAX times each; PathFlaps
-# counts at most one flap per up phase; path 4 answers a probe once the
-# link is up. Shared set-up: selftests/lib_faults.sh.
+# phase of the link; the 7 healthy EVs fail at most FAULTS_HEALTHY_MAX
+# times each; PathFlaps counts at most one flap per up phase; path 4
+# answers a probe once the link is up. Shared set-up:
+# selftests/lib_faults.sh.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"

@@ -5,7 +5,7 @@
 # byte, its longest stall stays under rto_max, the plane's going down is
 # counted; per EV, from A's mrcctl monitor, plane 2's two EVs go out and
 # are held out by the link (a plane-down event each) for as long as it is
-# down, the 6 others fail at most $FAULTS_HEALTHY_MAX times each
+# down, the 6 others fail at most FAULTS_HEALTHY_MAX times each
 # (lib_faults.sh), and PathFlaps counts no more flaps than returns. Once the link is back a transfer is verified again. Shared
 # set-up: selftests/lib_faults.sh.
 # timeout: 600

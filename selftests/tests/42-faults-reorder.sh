@@ -6,8 +6,9 @@
 # byte for byte and its longest stall stays under rto_max. Per EV, from
 # A's mrcctl monitor: plane 0's EVs, whose late packets time out, come
 # back no more often than the flap hysteresis allows; the 6 others fail
-# at most $FAULTS_HEALTHY_MAX times each (lib_faults.sh); PathFlaps counts no more flaps than the EVs had
-# returns. Shared set-up: selftests/lib_faults.sh.
+# at most FAULTS_HEALTHY_MAX times each (lib_faults.sh); PathFlaps
+# counts no more flaps than the EVs had returns. Shared set-up:
+# selftests/lib_faults.sh.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
