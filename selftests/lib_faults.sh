@@ -267,6 +267,43 @@ faults_max_returns() {
 	echo $(($1 * 1000000000 / best + 2))
 }
 
+# faults_netem_plane_checks NAME PLANE: the per-EV checks of a
+# faults_netem_check transfer NAME whose netem sits on A's link of PLANE
+# and makes its EVs lose or delay packets while their probes are
+# answered, from NAME.monitor. Sets secs, flaps, bad, back, live (each
+# EV's counts, for the test's report) and:
+# - PLANE's EVs go out and come back at most faults_max_returns times in
+#   the transfer's time (its whole seconds plus one), so each changes
+#   state at most twice that plus one. Fails if an EV that keeps failing
+#   comes back after every probe round;
+# - the other planes' EVs fail at most FAULTS_HEALTHY_MAX times each.
+#   Fails if PLANE's trouble is blamed on the other paths;
+# - a flap is a failure within 16 probe intervals of a return: PathFlaps
+#   counts no more flaps than the monitor saw returns (of any EV). Fails
+#   if PathFlaps counts failures that no return preceded.
+faults_netem_plane_checks() {
+	local name=$1 plane=$2 bad_n back_n live_n returns max_back others
+	secs=$(cat "$res/$name.secs")
+	flaps=$(cat "$res/$name.flaps")
+	{ read -r bad_n _ _ bad; read -r back_n _ _ back
+	  read -r live_n _ _ live; read -r _ _ returns _; } <<< \
+		"$(faults_ev_changes "$res/$name.monitor" 0 \
+			"e.get('plane') == $plane" 'changed(e)' \
+			"e.get('plane') == $plane" 'returned(e)' \
+			"e.get('plane') != $plane" 'failed(e)' \
+			True 'returned(e)')"
+	others=$(seq 0 3 | grep -vx "$plane" | paste -sd, | sed 's/,/, /g')
+	max_back=$(faults_max_returns $((secs + 1)))
+	mrc_check "$name: plane $plane's EVs came back at most $max_back times each ($back_n)" \
+		[ "$back_n" -le "$max_back" ]
+	mrc_check "$name: plane $plane's EVs changed state at most $((2 * max_back + 1)) times each ($bad_n)" \
+		[ "$bad_n" -le $((2 * max_back + 1)) ]
+	mrc_check "$name: each EV of planes $others failed at most $FAULTS_HEALTHY_MAX times ($live_n)" \
+		[ "$live_n" -le "$FAULTS_HEALTHY_MAX" ]
+	mrc_check "$name: PathFlaps +$flaps, at most the EVs' returns ($returns)" \
+		[ "$flaps" -le "$returns" ]
+}
+
 # faults_netem_check NAME DEV DESC NETEM...: the check "DESC: 24 MiB
 # verified" of a default transfer with netem NETEM on A's plane link DEV
 # (removed afterwards), and its report. A's mrcctl monitor of the

@@ -56,6 +56,34 @@ silence() {
 # after FILE EVENT T: seconds from T to the event's time
 after() { python3 -c "print(round($(field "$1" "$2" 1) - $3, 3))"; }
 
+# keepalive_holds_then_ends FILE DESC: the idle connection of FILE (a
+# dropin.py idle role) under a keepalive of idle 1 s, interval 1 s, 2
+# probes (DESC: whose). Four idle seconds with the peer answering: it
+# stays open, probing once per idle second once the first passed, at
+# least 2 probes (fails if keepalive sends nothing) and at most 8 (fails
+# if it floods). Then the peer goes silent (silence on, left on): it ends
+# with ETIMEDOUT, heard at most one idle second before the outage, then
+# idle 1 s + 2 unanswered probes 1 s apart: 2..3 s after the outage
+# began. Fails if keepalive ends it early (< 1.5 s after T0: a probe
+# miscounted) or does not count its probes (no end, or > 3 s after T1
+# with 5 s of slack for the emulated VM). Sets late: seconds from T1.
+keepalive_holds_then_ends() {
+	local out=$1 desc=$2 probes0 probes early
+	probes0=$(mrc_mib "$a" ProbesSent)
+	sleep 4	# the period under test: four idle seconds
+	mrc_check "a healthy idle connection stays open under $desc" \
+		bash -c "! grep -q ended $out"
+	probes=$(($(mrc_mib "$a" ProbesSent) - probes0))
+	mrc_check "... probing once per idle second ($probes probes in 4 s)" between "$probes" 2 8
+	silence on
+	mrc_check "the silent peer is declared gone under $desc" mrc_wait_for 30 grep -q ended "$out"
+	mrc_check_eq "... with ETIMEDOUT" ETIMEDOUT "$(field "$out" ended 2)"
+	early=$(after "$out" ended "$T0")
+	late=$(after "$out" ended "$T1")
+	mrc_check "... $late s after the outage (keepalive schedule: 2..3 s)" \
+		bash -c "python3 -c 'import sys; sys.exit(not ($early >= 1.5 and $late <= 8))'"
+}
+
 # ---- the option table ----
 in_ns "$a" python3 "$MRC_ROOT/selftests/tools/sockopt_table.py" \
 	"$MRC_ROOT/Documentation/socket-options.md" > "$res/table.out" 2>&1
@@ -82,26 +110,7 @@ mrc_bg_in_ns "$a" $dropin idle fd10::2 7000 > "$res/plain.out"
 mrc_check "an idle connection with keepalive (idle 1 s, interval 1 s, 2 probes)" \
 	mrc_wait_for 30 grep -q connected "$res/ka.out"
 mrc_check "an idle connection without" mrc_wait_for 30 grep -q connected "$res/plain.out"
-probes0=$(mrc_mib "$a" ProbesSent)
-sleep 4	# the period under test: four idle seconds
-mrc_check "a healthy idle connection stays open under keepalive" \
-	bash -c "! grep -q ended $res/ka.out"
-probes=$(($(mrc_mib "$a" ProbesSent) - probes0))
-# One probe per idle second once the first second passed: at least 2 in
-# 4 s (fails if keepalive sends nothing), at most 8 (fails if it floods).
-mrc_check "... probing once per idle second ($probes probes in 4 s)" between "$probes" 2 8
-silence on
-mrc_check "the silent peer is declared gone" mrc_wait_for 30 grep -q ended "$res/ka.out"
-mrc_check_eq "... with ETIMEDOUT" ETIMEDOUT "$(field "$res/ka.out" ended 2)"
-# Heard at most one idle second before the outage, then idle 1 s + 2
-# unanswered probes 1 s apart: 2..3 s after the outage began. Fails if
-# keepalive ends it early (< 1.5 s after T0: a probe miscounted) or does
-# not count its probes (no end, or > 3 s after T1 with 5 s of slack for
-# the emulated VM).
-early=$(after "$res/ka.out" ended "$T0")
-late=$(after "$res/ka.out" ended "$T1")
-mrc_check "... $late s after the outage (keepalive schedule: 2..3 s)" \
-	bash -c "python3 -c 'import sys; sys.exit(not ($early >= 1.5 and $late <= 8))'"
+keepalive_holds_then_ends "$res/ka.out" keepalive
 mrc_check "the connection on the policy's keepalive notices nothing yet" \
 	bash -c "! grep -q ended $res/plain.out"
 silence off
@@ -117,25 +126,11 @@ mrc_check_eq "TCP_KEEPIDLE/INTVL/CNT of a socket that set none: the policy's" "6
 mrc_check "policy set default keepalive-idle 1s keepalive-interval 1s keepalive-count 2" \
 	in_ns "$a" "$MRCCTL" policy set default keepalive-idle 1s keepalive-interval 1s \
 	keepalive-count 2
-probes0=$(mrc_mib "$a" ProbesSent)
-sleep 4	# the period under test: four idle seconds
-mrc_check "a healthy idle connection stays open under the policy's keepalive" \
-	bash -c "! grep -q ended $res/plain.out"
-probes=$(($(mrc_mib "$a" ProbesSent) - probes0))
-# As above: 2 to 8 probes in 4 s. Fails if the policy change did not reach
-# the live connection (0) or it floods.
-mrc_check "... probing once per idle second ($probes probes in 4 s)" between "$probes" 2 8
-silence on
-mrc_check "the silent peer is declared gone on the policy's keepalive" \
-	mrc_wait_for 30 grep -q ended "$res/plain.out"
-mrc_check_eq "... with ETIMEDOUT" ETIMEDOUT "$(field "$res/plain.out" ended 2)"
-# The same schedule as SO_KEEPALIVE's above: 2..3 s after the outage.
-early=$(after "$res/plain.out" ended "$T0")
-late=$(after "$res/plain.out" ended "$T1")
+# The same schedule as SO_KEEPALIVE's above. Fails if the policy change
+# did not reach the live connection (no probe, no end).
+keepalive_holds_then_ends "$res/plain.out" "the policy's keepalive"
 mrc_info "an idle connection learnt its peer was gone $late s after the outage" \
 	"(policy keepalive 1 s + 2 x 1 s)"
-mrc_check "... $late s after the outage (keepalive schedule: 2..3 s)" \
-	bash -c "python3 -c 'import sys; sys.exit(not ($early >= 1.5 and $late <= 8))'"
 silence off
 mrc_check "back to the default policy's keepalive" \
 	in_ns "$a" "$MRCCTL" policy set default keepalive-idle 60s keepalive-interval 10s \
