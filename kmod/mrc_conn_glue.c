@@ -467,7 +467,11 @@ static int mrc_glue_path_probe_out(const struct mrc_sock *msk, u32 ev)
 	return mrc_conn_probe_size(msk->conn);
 }
 
-/* A probe of ours on @ev, proving @size, was answered: remember it. */
+/*
+ * A probe of ours on @ev, proving @size, was answered (the engine counted
+ * the answer: a late one, to an earlier probe, proves nothing now):
+ * remember it.
+ */
 static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u32 size, u64 now)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
@@ -481,14 +485,15 @@ static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u32 size, u64 now)
 	e->peer = msk->daddr;
 	e->path_id = rt->path_id;
 	e->size = size;
+	e->qpn = msk->lqpn;
 	e->at = now;
 	spin_unlock_bh(&dn->probe_seen_lock);
 }
 
 /*
- * When a probe as large as ours over @ev's route was last answered to any
- * connection of the namespace (0: not known); the engine decides whether
- * that is recent enough for this path (mrc_conn_probe_shared()).
+ * When a probe as large as ours over @ev's route was last answered to
+ * another connection of the namespace (0: not known); the engine decides
+ * whether that is recent enough for this path (mrc_conn_probe_shared()).
  */
 static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev)
 {
@@ -502,7 +507,7 @@ static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev)
 	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
 	spin_lock_bh(&dn->probe_seen_lock);
 	if (e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
-	    e->size >= mrc_conn_probe_size(msk->conn))
+	    e->qpn != msk->lqpn && e->size >= mrc_conn_probe_size(msk->conn))
 		at = e->at;
 	spin_unlock_bh(&dn->probe_seen_lock);
 	return at;
@@ -1440,7 +1445,7 @@ int mrc_glue_input(struct mrc_sock *msk, struct sk_buff *skb,
 		     mrc_glue_path_probe_out(msk, pkt->u.sack.entropy) : -1;
 	now = ktime_get_ns();
 	drop = mrc_conn_rx(msk->conn, pkt, cb->ev, cb->ecn_ce, now, &v);
-	if (!drop && path_probe >= 0)
+	if (!drop && v.probe_answered && path_probe >= 0)
 		mrc_glue_probe_note(msk, pkt->u.sack.entropy, path_probe, now);
 	if (drop) {
 		mrc_glue_count_drop(net, drop);

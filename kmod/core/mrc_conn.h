@@ -306,6 +306,9 @@ struct mrc_tx_desc {
  * @sack_now: a SACK is due at once (call mrc_conn_next_ctrl()).
  * @tx_ready: the send window opened (call mrc_conn_next_tx()).
  * @failed: the connection failed on this packet (see mrc_conn.err).
+ * @probe_answered: it answered the path probe of ours outstanding on its
+ *	path, and was counted: not a late answer to an earlier probe (only
+ *	such an answer proves the route to other connections).
  */
 struct mrc_conn_verdict {
 	bool data;
@@ -317,6 +320,7 @@ struct mrc_conn_verdict {
 	bool sack_now;
 	bool tx_ready;
 	bool failed;
+	bool probe_answered;
 };
 
 /**

@@ -246,7 +246,8 @@ static bool mrc_conn_probe_answer_stale(const struct mrc_conn *conn,
 }
 
 static void mrc_conn_sack_path(struct mrc_conn *conn,
-			       const struct mrc_sack *s, int pidx, u64 now)
+			       const struct mrc_sack *s, int pidx, u64 now,
+			       struct mrc_conn_verdict *v)
 {
 	const struct mrc_path *p;
 
@@ -262,6 +263,7 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 		mrc_path_reverse_answered(&conn->paths, pidx, now);
 		mrc_path_probe_answered(&conn->paths, pidx, now, s->mark,
 					false);
+		v->probe_answered = true;
 		/* an answer may bring the next probe forward */
 		if (p->state == MRC_PATH_ASSUMED_BAD)
 			mrc_conn_probe_soon(conn, p->next_probe);
@@ -288,7 +290,7 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		return mrc_conn_drop(conn, MRC_DROP_SACK_UNSENT);
 	conn->st.rx_ctrl++;
 
-	mrc_conn_sack_path(conn, s, pidx, now);
+	mrc_conn_sack_path(conn, s, pidx, now, v);
 	if (s->probe_resp && conn->persist_out) {
 		/* the peer is alive: a closed window is not a timeout */
 		mrc_conn_alive(conn);

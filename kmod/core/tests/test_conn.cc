@@ -1443,9 +1443,12 @@ mrc_pkt over_wire(const mrc_pkt &pkt)
 // An answer to a probe echoes the probe's send time: an answer that comes
 // late, after the next probe of the same failed path left (a slow peer, or
 // a fanned copy), counts for nothing, so a path whose probes are all lost
-// stays out however many late answers trickle in. Fails if answers are
-// matched by path alone (the path returns on the late answers), or if the
-// answer to the probe actually out is not counted. An answer without the
+// stays out however many late answers trickle in, and no late answer is
+// offered to other connections as proof of the route (the verdict's
+// probe_answered: the glue's shared answers). Fails if answers are
+// matched by path alone (the path returns on the late answers), if a late
+// answer is marked as answering, or if the answer to the probe actually
+// out is not counted. An answer without the
 // echo (V clear: a peer from before it) counts as before.
 TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 {
@@ -1499,6 +1502,8 @@ TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 		mrc_pkt ans = answer(late); // ...but its answer comes now
 		ASSERT_EQ(mrc_conn_rx(&a, &ans, ans.u.sack.entropy, false, pr.now, &v),
 			  MRC_DROP_NONE);
+		// the glue shares only counted answers with other connections
+		EXPECT_FALSE(v.probe_answered);
 		prev = late;
 		late = cur;
 	}
@@ -1510,6 +1515,7 @@ TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 	mrc_pkt ans = answer(late);
 	ASSERT_EQ(mrc_conn_rx(&a, &ans, ans.u.sack.entropy, false, pr.now, &v), MRC_DROP_NONE);
 	EXPECT_EQ(a.paths.paths[idx].stats.probes_ok, ok0 + 1);
+	EXPECT_TRUE(v.probe_answered);
 	// a late answer without the echo (an older peer) is taken at its word
 	mrc_path_on_timeout(&a.paths, idx, pr.now, MRC_LOSS_PATH_SILENT);
 	ASSERT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
