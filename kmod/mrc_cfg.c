@@ -23,6 +23,7 @@
 #include "mrc_kern.h"
 #include "mrc_stats.h"
 #include "mrc_events.h"
+#include "core/mrc_evset.h"
 
 /* Set while the module unregisters its netdev notifier (replayed events). */
 static bool mrc_cfg_closing;
@@ -160,28 +161,57 @@ static void mrc_cfg_cand_fill(struct mrc_cfg_cand *c,
 	memcpy(c->segs, p->segs, sizeof(c->segs));
 }
 
+/* A path that matches the destination, and its plane, found under RCU. */
+struct mrc_cfg_found {
+	const struct mrc_cfg_path *p;
+	const struct mrc_plane *pl;
+};
+
 /**
- * mrc_cfg_path_lookup() - paths a new connection to @dst may use.
+ * mrc_cfg_path_lookup() - the paths a new connection to @dst uses.
  * @net: the namespace.
  * @dst: the destination node address.
- * @cand: array filled with copies of the candidates.
- * @max: entries of @cand.
+ * @cand: array filled with copies of the chosen paths.
+ * @max: entries of @cand: the most paths the connection may take.
+ * @seed: the connection's random seed (which paths of a plane it takes).
  *
  * Longest prefix match: of the longest configured prefix containing @dst
  * that has at least one usable path, every path that is not denied and
- * whose plane is oper up, ordered by plane id then path id. Safe in any
- * context (RCU inside); the result is a snapshot.
+ * whose plane is oper up is a candidate. When there are more than @max,
+ * mrc_evset_select() chooses: an equal share of @max per plane, a random
+ * subset within a plane (by @seed and the paths' weights), never a whole
+ * plane left out while @max is at least the number of planes. The result
+ * is ordered by plane id then path id and is a snapshot (paths added while
+ * it is taken may be left out).
  *
- * Return: the number of candidates written (0: none configured or usable;
- * use the entropy fallback), at most @max.
+ * Context: process (allocates room for the namespace's paths, may sleep).
+ * Return: the number of paths written (0: none configured or usable; use
+ * the entropy fallback), at most @max; -ENOMEM.
  */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
-			struct mrc_cfg_cand *cand, unsigned int max)
+			struct mrc_cfg_cand *cand, unsigned int max, u64 seed)
 {
 	struct mrc_net *mn = mrc_net(net);
+	struct mrc_evset_cand *ec = NULL;
+	struct mrc_cfg_found *found = NULL;
 	const struct mrc_cfg_path *p;
-	unsigned int n = 0, plane;
-	int best = -1;
+	unsigned int n = 0, cap, plane;
+	int best = -1, k, i;
+	u64 *sel = NULL;
+
+	might_sleep();
+	/* Room for every path of the namespace, counted before RCU. */
+	cap = min_t(u32, READ_ONCE(mn->nr_paths), MRC_PATHS_MAX);
+	if (!cap || !max)
+		return 0;
+	max = min(max, cap);
+	found = kvmalloc_array(cap, sizeof(*found), GFP_KERNEL);
+	ec = kvmalloc_array(cap, sizeof(*ec), GFP_KERNEL);
+	sel = kvmalloc_array(max, sizeof(*sel), GFP_KERNEL);
+	if (!found || !ec || !sel) {
+		k = -ENOMEM;
+		goto out_free;
+	}
 
 	rcu_read_lock();
 	/* First pass: the longest prefix with a usable path. */
@@ -203,14 +233,28 @@ int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
 			if (p->plane != plane || p->deny || p->dst_len != best ||
 			    !ipv6_prefix_equal(&p->dst, dst, p->dst_len))
 				continue;
-			if (n >= max)
-				goto out;
-			mrc_cfg_cand_fill(&cand[n++], p, pl);
+			if (n >= cap)
+				goto select;	/* added since counted */
+			found[n].p = p;
+			found[n].pl = pl;
+			ec[n].path_id = p->id;
+			ec[n].plane = plane;
+			ec[n].weight = p->weight;
+			ec[n].deny = false;
+			n++;
 		}
 	}
-out:
+select:
+	/* Which of them, when they do not all fit. */
+	k = mrc_evset_select(ec, n, max, seed, sel);
+	for (i = 0; i < k; i++)
+		mrc_cfg_cand_fill(&cand[i], found[sel[i]].p, found[sel[i]].pl);
 	rcu_read_unlock();
-	return n;
+out_free:
+	kvfree(sel);
+	kvfree(ec);
+	kvfree(found);
+	return k;
 }
 
 /**

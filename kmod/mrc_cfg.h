@@ -62,7 +62,8 @@ struct mrc_plane {
  * @nr_segs: segments in @segs (srh: 1..MRC_SRH_MAX_SEGS; usid: 1, the
  *	container; entropy: 0).
  * @entropy: EVs the path stands for (entropy mode), else 1.
- * @weight: share of its plane's EVs, 1..255.
+ * @weight: the path's relative chance of being among a connection's EVs
+ *	when its plane has more paths than slots (mrc_evset_select()), 1..255.
  * @deny: taken out of service by the operator.
  * @segs: uSID container (usid) or segment list (srh), first segment first.
  */
@@ -105,7 +106,7 @@ struct mrc_policy_obj {
  * @mode: enum mrc_fwd_mode.
  * @nr_segs: valid entries of @segs.
  * @entropy: EVs the path stands for.
- * @weight: share of its plane's EVs.
+ * @weight: the path's relative chance in mrc_evset_select().
  * @prefix_len: length of the matched destination prefix.
  * @segs: uSID container (usid) or segment list (srh).
  */
@@ -163,9 +164,12 @@ struct mrc_cfg_notify {
 	const char *policy;
 };
 
-/* Configuration lookups for the data path (any context, RCU inside). */
+/*
+ * Configuration lookups for the data path (any context, RCU inside; the
+ * path lookup: process context).
+ */
 int mrc_cfg_path_lookup(struct net *net, const struct in6_addr *dst,
-			struct mrc_cfg_cand *cand, unsigned int max);
+			struct mrc_cfg_cand *cand, unsigned int max, u64 seed);
 u32 mrc_cfg_ports_up(struct net *net);
 int mrc_cfg_path_get(struct net *net, u32 id, struct mrc_cfg_cand *cand,
 		     struct in6_addr *dst);

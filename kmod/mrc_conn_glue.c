@@ -111,14 +111,18 @@ MODULE_PARM_DESC(tx_burst,
 
 static struct mrc_cfg_cand *mrc_glue_lookup_paths(struct net *net,
 						  const struct in6_addr *daddr,
-						  u32 max, int *n)
+						  u32 max, u64 seed, int *n)
 {
 	struct mrc_cfg_cand *c;
 
 	c = kcalloc(max, sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return NULL;
-	*n = mrc_cfg_path_lookup(net, daddr, c, max);
+	*n = mrc_cfg_path_lookup(net, daddr, c, max, seed);
+	if (*n < 0) {
+		kfree(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -222,8 +226,11 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	mrc_conn_params_default(p);
 	mrc_glue_policy(msk, &p->policy);
 
+	/* The seed also picks which paths a plane gives (mrc_evset.h). */
+	p->seed = get_random_u64();
 	max = min(mrc_cfg_max_ev_set(net), p->policy.max_paths);
-	cfg = mrc_glue_lookup_paths(net, &msk->daddr, max ? max : 1, &n);
+	cfg = mrc_glue_lookup_paths(net, &msk->daddr, max ? max : 1, p->seed,
+				    &n);
 	if (!cfg)
 		goto nomem;
 	if (n <= 0) {
@@ -270,7 +277,6 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	p->tx_mpr = mrc_glue_mpr_units(READ_ONCE(msk->sk.sk_sndbuf)) *
 		    MRC_MPR_UNIT;
 	p->max_paths = p->policy.max_paths;
-	p->seed = get_random_u64();
 
 	msk->lparams.sock_type = p->sock_type;
 	msk->lparams.mpr = p->rx_mpr / MRC_MPR_UNIT;
