@@ -7,7 +7,8 @@
 #   make demo       boot the VM and show MRC at work
 #   make bench      MRC vs TCP vs MPTCP on the reference fabric in the VM:
 #                   JSON, a table of ratios and plots in build/bench/; then
-#                   the training job of bench-apps
+#                   the training job of bench-apps and the two-kernel
+#                   aggregate of bench-multi
 #   make bench-profile  where MRC's and TCP's CPU goes in the VM (perf, a
 #                   QEMU plugin, counters) and an idle connection's memory:
 #                   build/bench-profile/
@@ -15,6 +16,9 @@
 #                   training job (DDP step time, all-reduce bandwidth) over
 #                   MRC, TCP and MPTCP, fault-free and under each fault:
 #                   build/bench-apps/
+#   make bench-multi  bench's aggregate scenario across two kernels (the
+#                   two guests of selftests-multi): MRC vs TCP over shaped
+#                   planes, a table of ratios in build/bench-multi/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  only the VM tests that build the reference
@@ -100,12 +104,16 @@ demo:
 bench:
 	scripts/install-deps.sh --bench
 	$(MAKE) all
-	rc=0; bench/run.sh || rc=1; bench/apps-run.sh || rc=1; exit $$rc
+	rc=0; bench/run.sh || rc=1; bench/apps-run.sh || rc=1; bench/multi-run.sh || rc=1; exit $$rc
 
 bench-apps:
 	scripts/install-deps.sh --bench
 	$(MAKE) all
 	bench/apps-run.sh
+
+# Two guests: run under the VM lock (flock /tmp/mrc-vm.lock make bench-multi).
+bench-multi: all
+	bench/multi-run.sh
 
 bench-profile:
 	scripts/install-deps.sh --bench
@@ -130,4 +138,4 @@ clean:
 	$(MAKE) -C kmod clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug check-slow check-mutants demo bench bench-apps bench-profile coverage fuzz install wireshark-plugin clean
+.PHONY: all deps kmod userspace unit selftests selftests-fabric selftests-multi netlink-gen lint check check-debug check-slow check-mutants demo bench bench-apps bench-multi bench-profile coverage fuzz install wireshark-plugin clean
