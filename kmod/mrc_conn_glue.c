@@ -497,24 +497,28 @@ static void mrc_glue_probe_note(struct mrc_sock *msk, u32 ev, u32 size, u64 now)
 }
 
 /*
- * When a probe as large as ours over @ev's route was last answered to
- * another connection of the namespace (0: not known); the engine decides
- * whether that is recent enough for this path (mrc_conn_probe_shared()).
+ * When a probe as large as ours over @ev's route was last answered to a
+ * connection of the namespace (0: not known), and whether it was @msk's
+ * own; the engine decides whether that is recent enough for this path
+ * and may stand for its probe (mrc_conn_probe_shared()).
  */
-static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev)
+static u64 mrc_glue_probe_known(struct mrc_sock *msk, u32 ev, bool *own)
 {
 	struct mrc_dp_net *dn = mrc_dp_net(sock_net(&msk->sk));
 	const struct mrc_route *rt = mrc_glue_probe_route(msk, ev);
 	const struct mrc_probe_seen *e;
 	u64 at = 0;
 
+	*own = false;
 	if (!rt)
 		return 0;
 	e = mrc_glue_probe_slot(dn, &msk->daddr, rt->path_id);
 	spin_lock_bh(&dn->probe_seen_lock);
 	if (e->path_id == rt->path_id && ipv6_addr_equal(&e->peer, &msk->daddr) &&
-	    e->qpn != msk->lqpn && e->size >= mrc_conn_probe_size(msk->conn))
+	    e->size >= mrc_conn_probe_size(msk->conn)) {
 		at = e->at;
+		*own = e->qpn == msk->lqpn;
+	}
 	spin_unlock_bh(&dn->probe_seen_lock);
 	return at;
 }
@@ -1173,6 +1177,7 @@ int mrc_glue_push(struct mrc_sock *msk)
 	u32 burst, failed = 0;
 	int n;
 	struct mrc_pkt pkt;
+	bool own;
 	u64 now;
 	u32 ev;
 	int r;
@@ -1183,11 +1188,14 @@ int mrc_glue_push(struct mrc_sock *msk)
 	now = ktime_get_ns();
 	while (budget > 0 && (r = mrc_conn_next_ctrl(conn, now, &pkt, &ev))) {
 		budget--;
-		/* Another connection's answer over the same route will do. */
-		if (r == 2 &&
-		    mrc_conn_probe_shared(conn, ev, now, mrc_glue_probe_known(msk, ev))) {
-			MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_SHARED);
-			continue;
+		/* A recent answer over the same route may do. */
+		if (r == 2) {
+			u64 at = mrc_glue_probe_known(msk, ev, &own);
+
+			if (mrc_conn_probe_shared(conn, ev, now, at, own)) {
+				MRC_INC_STATS(net, MRC_MIB_PATH_PROBE_SHARED);
+				continue;
+			}
 		}
 		/* A path probe waits when the namespace's budget is spent. */
 		if (r == 2 && !__ratelimit(&mrc_dp_net(net)->probe_rl)) {

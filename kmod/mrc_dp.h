@@ -66,15 +66,16 @@ struct mrc_skb_cb {
 
 /**
  * struct mrc_probe_seen - a path probe that was answered: for a probe
- * interval, any other connection to @peer over the source route @path_id
- * takes it as the answer to its own probe of that route (mrc_conn_glue.c).
+ * interval, any connection to @peer over the source route @path_id takes
+ * it as the answer to its own probe of that route (mrc_conn_glue.c).
  * @peer: the peer's address.
  * @path_id: the configured path (usid or srh: one route for every EV).
  * @size: bytes the probe carried on the wire beyond its headers: a
  *	connection with larger data packets needs a probe of its own.
- * @qpn: the connection whose probe it answered: its own next probe is
- *	not answered by it (the policy's success_to_good counts answers to
- *	probes it sent, and reverse liveness needs a fresh one each time).
+ * @qpn: the connection whose probe it answered, which has counted it
+ *	already: for that connection it stands for a liveness probe (a
+ *	backup, a path in use) but is not one more answer for a failed path
+ *	(mrc_conn_probe_shared()).
  * @at: when the answer came (0: empty).
  */
 struct mrc_probe_seen {

@@ -703,7 +703,7 @@ int mrc_conn_build_data_hdr(const struct mrc_conn *conn,
 void mrc_conn_probe_unsent(struct mrc_conn *conn, u32 ev, u64 now,
 			   u64 retry_ns);
 bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
-			   u64 answered_at);
+			   u64 answered_at, bool own);
 u32 mrc_conn_data_pkt_size(const struct mrc_conn *conn);
 u32 mrc_conn_probe_size(const struct mrc_conn *conn);
 int mrc_conn_tx_failed(struct mrc_conn *conn, u32 psn, u32 ev,

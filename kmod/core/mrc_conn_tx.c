@@ -746,17 +746,22 @@ out:
  * @ev: the EV it was for.
  * @now: current time.
  * @answered_at: when that answer came (0: none known).
+ * @own: that answer was to a probe of this connection, already counted:
+ *	it keeps a backup or a path in use known alive for one more
+ *	interval, but a failed path needs success_to_good answers of its
+ *	own, and one answer must not count twice.
  *
  * Return: true when the answer was taken as this probe's (do not send
  * it); false: send it (or hold it back, mrc_conn_probe_unsent()).
  */
 bool mrc_conn_probe_shared(struct mrc_conn *conn, u32 ev, u64 now,
-			   u64 answered_at)
+			   u64 answered_at, bool own)
 {
 	int idx = mrc_conn_path_of_ev(conn, ev);
 	const struct mrc_path *p;
 
 	if (idx < 0 ||
+	    (own && conn->paths.paths[idx].state == MRC_PATH_ASSUMED_BAD) ||
 	    !mrc_path_probe_fresh(&conn->paths, idx, now, answered_at))
 		return false;
 	conn->st.tx_ctrl--;
