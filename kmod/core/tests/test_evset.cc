@@ -28,7 +28,7 @@ Cands Fabric(const std::vector<u32> &per_plane)
 
 	for (u32 p = 0; p < per_plane.size(); p++)
 		for (u32 i = 0; i < per_plane[p]; i++)
-			c.push_back({ p * 10000 + i, p, 1, false });
+			c.push_back({p * 10000 + i, p, 1, false});
 	return c;
 }
 
@@ -66,18 +66,18 @@ void ExpectBinomial(u64 count, u64 n, double p, const char *what)
 
 TEST(EvSet, AllFitTakesEveryEligiblePathInOrder)
 {
-	Cands c = Fabric({ 2, 2, 2, 2 });
+	Cands c = Fabric({2, 2, 2, 2});
 
 	c[3].deny = true;
-	c.push_back({ 999, 32, 1, false });	// no such plane
+	c.push_back({999, 32, 1, false}); // no such plane
 	std::vector<u32> sel = Select(c, 16, 1);
-	EXPECT_EQ(sel, (std::vector<u32>{ 0, 1, 2, 4, 5, 6, 7 }));
+	EXPECT_EQ(sel, (std::vector<u32>{0, 1, 2, 4, 5, 6, 7}));
 	EXPECT_EQ(Select(c, 7, 2), sel);
 }
 
 TEST(EvSet, ReferenceFabricFourSlotsOnePathPerPlane)
 {
-	Cands c = Fabric({ 2, 2, 2, 2 });
+	Cands c = Fabric({2, 2, 2, 2});
 
 	for (u64 seed = 0; seed < 1000; seed++) {
 		std::vector<u32> sel = Select(c, 4, seed);
@@ -89,7 +89,7 @@ TEST(EvSet, ReferenceFabricFourSlotsOnePathPerPlane)
 
 TEST(EvSet, EqualSharePerPlane)
 {
-	Cands c = Fabric({ 8, 8, 8, 8 });
+	Cands c = Fabric({8, 8, 8, 8});
 
 	for (u32 slots = 1; slots < 32; slots++) {
 		for (u64 seed = 0; seed < 50; seed++) {
@@ -112,7 +112,7 @@ TEST(EvSet, EqualSharePerPlane)
 TEST(EvSet, UnevenPlanesGiveWhatTheyCannotUseToOthers)
 {
 	// 1, 3 and 10 paths, 8 slots: 1 + 3 + 4.
-	Cands c = Fabric({ 1, 3, 10 });
+	Cands c = Fabric({1, 3, 10});
 	std::map<u32, u32> pp = PerPlane(c, Select(c, 8, 5));
 	EXPECT_EQ(pp[0], 1u);
 	EXPECT_EQ(pp[1], 3u);
@@ -120,7 +120,7 @@ TEST(EvSet, UnevenPlanesGiveWhatTheyCannotUseToOthers)
 
 	// 1, 5 and 5 paths, 8 slots: 1, then 7 over two planes: 4 + 3, the
 	// extra slot to either plane with probability 1/2.
-	c = Fabric({ 1, 5, 5 });
+	c = Fabric({1, 5, 5});
 	u64 n = 2000, extra1 = 0;
 	for (u64 seed = 0; seed < n; seed++) {
 		pp = PerPlane(c, Select(c, 8, seed));
@@ -134,7 +134,7 @@ TEST(EvSet, UnevenPlanesGiveWhatTheyCannotUseToOthers)
 
 TEST(EvSet, FewerSlotsThanPlanesPickRandomPlanes)
 {
-	Cands c = Fabric({ 2, 2, 2, 2, 2, 2, 2, 2 });
+	Cands c = Fabric({2, 2, 2, 2, 2, 2, 2, 2});
 	u64 n = 4000;
 	std::map<u32, u64> seen;
 
@@ -156,9 +156,12 @@ TEST(EvSet, NeverDropsAPlaneWhileSlotsLast)
 	// from the number of planes up.
 	struct mrc_prng_state {
 		u64 s;
-		u32 below(u32 n) { s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-				   return (u32)((s >> 33) % n); }
-	} r{ 42 };
+		u32 below(u32 n)
+		{
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			return (u32)((s >> 33) % n);
+		}
+	} r{42};
 
 	for (int iter = 0; iter < 2000; iter++) {
 		u32 planes = 1 + r.below(32);
@@ -168,7 +171,7 @@ TEST(EvSet, NeverDropsAPlaneWhileSlotsLast)
 			u32 k = 1 + r.below(40);
 			for (u32 i = 0; i < k; i++) {
 				bool deny = i > 0 && r.below(5) == 0;
-				c.push_back({ p * 1000 + i, p, (u8)(1 + r.below(255)), deny });
+				c.push_back({p * 1000 + i, p, (u8)(1 + r.below(255)), deny});
 				avail[p] += !deny;
 			}
 		}
@@ -204,7 +207,7 @@ TEST(EvSet, SubsetsDifferBySeedAndCoverEveryPath)
 	// 4 planes x 8 spines, 4 slots: one path of 8 per plane. A given path
 	// is missed by all n seeds with probability (7/8)^n (< 1e-23 for
 	// n = 400), and each is chosen Binomial(n, 1/8) times.
-	Cands c = Fabric({ 8, 8, 8, 8 });
+	Cands c = Fabric({8, 8, 8, 8});
 	u64 n = 400;
 	std::map<u32, u64> chosen;
 	std::set<std::vector<u32>> subsets;
@@ -227,7 +230,7 @@ TEST(EvSet, SubsetsDifferBySeedAndCoverEveryPath)
 TEST(EvSet, WeightIsTheChanceOfBeingChosen)
 {
 	// One slot for a plane of weights 3 and 1: 3/4 and 1/4.
-	Cands c = { { 1, 0, 3, false }, { 2, 0, 1, false } };
+	Cands c = {{1, 0, 3, false}, {2, 0, 1, false}};
 	u64 n = 4000, heavy = 0;
 
 	for (u64 seed = 0; seed < n; seed++)
@@ -236,8 +239,7 @@ TEST(EvSet, WeightIsTheChanceOfBeingChosen)
 
 	// Two slots of four paths weighted 1, 1, 1, 5: successive sampling
 	// takes the heavy one first (5/8) or second (3/8 * 5/7).
-	c = { { 1, 0, 1, false }, { 2, 0, 1, false }, { 3, 0, 1, false },
-	      { 4, 0, 5, false } };
+	c = {{1, 0, 1, false}, {2, 0, 1, false}, {3, 0, 1, false}, {4, 0, 5, false}};
 	heavy = 0;
 	for (u64 seed = 0; seed < n; seed++) {
 		std::vector<u32> sel = Select(c, 2, seed);
@@ -246,7 +248,7 @@ TEST(EvSet, WeightIsTheChanceOfBeingChosen)
 	ExpectBinomial(heavy, n, 5.0 / 8 + 3.0 / 8 * 5.0 / 7, "weight 5 of 8");
 
 	// Equal weights of any value are uniform.
-	c = Fabric({ 6 });
+	c = Fabric({6});
 	for (auto &p : c)
 		p.weight = 200;
 	std::map<u32, u64> chosen;
@@ -259,8 +261,8 @@ TEST(EvSet, WeightIsTheChanceOfBeingChosen)
 
 TEST(EvSet, WeightZeroOnlyWhenThePlaneHasNothingElse)
 {
-	Cands c = { { 1, 0, 0, false }, { 2, 0, 1, false }, { 3, 0, 1, false },
-		    { 4, 1, 0, false }, { 5, 1, 0, false }, { 6, 1, 1, false } };
+	Cands c = {{1, 0, 0, false}, {2, 0, 1, false}, {3, 0, 1, false},
+		   {4, 1, 0, false}, {5, 1, 0, false}, {6, 1, 1, false}};
 	std::set<u32> zero_seen;
 
 	for (u64 seed = 0; seed < 200; seed++) {
@@ -276,13 +278,13 @@ TEST(EvSet, WeightZeroOnlyWhenThePlaneHasNothingElse)
 			if (c[i].plane == 1 && i != 5)
 				zero_seen.insert(i);
 	}
-	EXPECT_EQ(zero_seen, (std::set<u32>{ 3, 4 })) << "the zeros draw at random";
+	EXPECT_EQ(zero_seen, (std::set<u32>{3, 4})) << "the zeros draw at random";
 }
 
 TEST(EvSet, DeniedPathsAreNoPaths)
 {
 	// Plane 1 is all denied: its share goes to the others.
-	Cands c = Fabric({ 4, 4, 4 });
+	Cands c = Fabric({4, 4, 4});
 	for (auto &p : c)
 		if (p.plane == 1 || p.path_id == 0)
 			p.deny = true;
@@ -300,11 +302,11 @@ TEST(EvSet, DeniedPathsAreNoPaths)
 
 TEST(EvSet, DeterministicAndIndependentOfListOrder)
 {
-	Cands c = Fabric({ 7, 9, 5, 12 });
+	Cands c = Fabric({7, 9, 5, 12});
 	std::vector<u32> a = Select(c, 10, 0xabcdef);
 
 	EXPECT_EQ(Select(c, 10, 0xabcdef), a);
-	EXPECT_NE(Select(c, 10, 0xabcdee), a);	// 7*9*5*12-ish subsets
+	EXPECT_NE(Select(c, 10, 0xabcdee), a); // 7*9*5*12-ish subsets
 
 	// A path's draw comes from its id: reversed, the same paths win.
 	Cands rev(c.rbegin(), c.rend());
@@ -319,12 +321,11 @@ TEST(EvSet, DeterministicAndIndependentOfListOrder)
 
 TEST(EvSet, EdgeCases)
 {
-	Cands c = Fabric({ 3, 3 });
+	Cands c = Fabric({3, 3});
 
 	EXPECT_EQ(mrc_evset_select(c.data(), c.size(), 0, 1, nullptr), 0);
 	EXPECT_EQ(mrc_evset_select(nullptr, 0, 4, 1, nullptr), 0);
-	EXPECT_EQ(mrc_evset_select(c.data(), MRC_EVSET_CANDS_MAX + 1, 4, 1,
-				   nullptr), -EINVAL);
+	EXPECT_EQ(mrc_evset_select(c.data(), MRC_EVSET_CANDS_MAX + 1, 4, 1, nullptr), -EINVAL);
 	// One slot, two planes: one path of a random plane.
 	std::set<u32> planes;
 	for (u64 seed = 0; seed < 64; seed++) {
@@ -332,13 +333,13 @@ TEST(EvSet, EdgeCases)
 		ASSERT_EQ(sel.size(), 1u);
 		planes.insert(c[sel[0]].plane);
 	}
-	EXPECT_EQ(planes.size(), 2u);	// 2^-63 to see one plane only
+	EXPECT_EQ(planes.size(), 2u); // 2^-63 to see one plane only
 }
 
 TEST(EvSet, ANamespaceFullOfPaths)
 {
 	// MRC_PATHS_MAX (4096) paths over 8 planes, the largest EV set.
-	Cands c = Fabric({ 512, 512, 512, 512, 512, 512, 512, 512 });
+	Cands c = Fabric({512, 512, 512, 512, 512, 512, 512, 512});
 	std::vector<u32> sel = Select(c, 1024, 7);
 	std::map<u32, u32> pp = PerPlane(c, sel);
 
