@@ -1561,8 +1561,10 @@ TEST(Conn, SharedProbeAnswersBringAPathBack)
 				    &c, e, pr.now, pr.now - 100 * c.paths.pol.probe_interval_ns,
 				    false));
 				// its own answer, already counted, does not count again
-				EXPECT_FALSE(mrc_conn_probe_shared(&c, e, pr.now, pr.now - 1000, true));
-				EXPECT_TRUE(mrc_conn_probe_shared(&c, e, pr.now, pr.now - 1000, false));
+				EXPECT_FALSE(
+				    mrc_conn_probe_shared(&c, e, pr.now, pr.now - 1000, true));
+				EXPECT_TRUE(
+				    mrc_conn_probe_shared(&c, e, pr.now, pr.now - 1000, false));
 				shared++;
 			} else {
 				mrc_conn_probe_unsent(&c, e, pr.now, 0);
