@@ -679,8 +679,9 @@ enum mrc_plane_attr {
  *	MRC_SEG_A_ADDR, first segment first).
  * @MRC_PATH_A_ENTROPY: entropy values an entropy path stands for,
  *	1..MRC_ENTROPY_MAX (u16).
- * @MRC_PATH_A_WEIGHT: share of the EV set relative to other paths of its plane,
- *	1..255 (u8, default 1).
+ * @MRC_PATH_A_WEIGHT: chance of being in a connection's EV set relative to the
+ *	other paths of its plane, when the plane has more paths than its
+ *	share of the set, 1..255 (u8, default 1).
  * @MRC_PATH_A_DENY: 1 takes the path out of service (u8, 0 or 1).
  * @__MRC_PATH_A_MAX: number of attributes.
  * @MRC_PATH_A_MAX: highest attribute.
