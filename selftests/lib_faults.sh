@@ -322,3 +322,29 @@ faults_netem_check() {
 	faults_monitor_stop "$mon" "$name.monitor"
 	echo $(($(mrc_mib "$FAB_A" PathFlaps) - flaps0)) > "$res/$name.flaps"
 }
+
+# faults_oneway_prepare HOST DEV: a one-way fault's qdisc on HOST's DEV,
+# built before the transfer (42-faults-oneway): band 1:3
+# loses everything (netem loss 100%), ICMPv6 always goes to band 1:1, and
+# the priomap sends all else to 1:1 (fault off) or 1:3 (fault on). A
+# fault then starts and ends with one priomap change, at once: built
+# piece by piece while the transfer runs (three tc commands, seconds
+# apart on a debug kernel), the half-built qdisc disturbed the plane
+# (its path taken out, answered and back, before the loss even began),
+# and the tests' per-path counts blamed the fault for it.
+faults_oneway_prepare() {
+	tc -n "$1" qdisc add dev "$2" root handle 1: prio bands 3 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	tc -n "$1" qdisc add dev "$2" parent 1:3 handle 30: netem loss 100% &&
+	tc -n "$1" filter add dev "$2" parent 1: protocol ipv6 prio 1 \
+		u32 match ip6 protocol 58 0xff flowid 1:1
+}
+# faults_oneway_on HOST DEV: HOST loses everything but ICMPv6 it sends on DEV.
+faults_oneway_on() {
+	tc -n "$1" qdisc change dev "$2" root handle 1: prio bands 3 \
+		priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2
+}
+faults_oneway_off() {
+	tc -n "$1" qdisc change dev "$2" root handle 1: prio bands 3 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+}

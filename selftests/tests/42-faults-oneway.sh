@@ -26,33 +26,9 @@ faults_setup
 mrc_bg_in_ns "$FAB_B" "$MRCCTL" -j monitor > "$res/mon-b" 2> "$res/mon-b.err"
 mrc_check "B's monitor is listening" mrc_wait_for 30 grep -q monitoring "$res/mon-b.err"
 
-# The fault's qdisc on HOST's DEV, built before the transfer: band 1:3
-# loses everything (netem loss 100%), ICMPv6 always goes to band 1:1, and
-# the priomap sends all else to 1:1 (fault off) or 1:3 (fault on). A
-# fault then starts and ends with one priomap change, at once: built
-# piece by piece while the transfer runs (three tc commands, seconds
-# apart on a debug kernel), the half-built qdisc disturbed the plane
-# (its path taken out, answered and back, before the loss even began),
-# and the per-path counts below blamed the fault for it.
-oneway_prepare() {
-	tc -n "$1" qdisc add dev "$2" root handle 1: prio bands 3 \
-		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
-	tc -n "$1" qdisc add dev "$2" parent 1:3 handle 30: netem loss 100% &&
-	tc -n "$1" filter add dev "$2" parent 1: protocol ipv6 prio 1 \
-		u32 match ip6 protocol 58 0xff flowid 1:1
-}
-# oneway_on HOST DEV: HOST loses everything but ICMPv6 it sends on DEV.
-oneway_on() {
-	tc -n "$1" qdisc change dev "$2" root handle 1: prio bands 3 \
-		priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2
-}
-oneway_off() {
-	tc -n "$1" qdisc change dev "$2" root handle 1: prio bands 3 \
-		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
-}
 mrc_check "the one-way fault's qdiscs are ready (B pl1, A pl1, A pl3)" \
-	eval 'oneway_prepare "$FAB_B" pl1 && oneway_prepare "$FAB_A" pl1 &&
-		oneway_prepare "$FAB_A" pl3'
+	eval 'faults_oneway_prepare "$FAB_B" pl1 && faults_oneway_prepare "$FAB_A" pl1 &&
+		faults_oneway_prepare "$FAB_A" pl3'
 
 # side_check a|b EXPR [FILE]: EXPR over the paths of that host's
 # connections (from FILE, else live): paths (all), p1 (path ids 2, 3:
@@ -112,7 +88,7 @@ oneway_faults() {
 	sin0=$(mrc_mib "$FAB_A" SackIn)
 	t0=$(now_ms)
 	echo "$t0" > "$res/a.fault-at-ms"	# wall clock, as the monitor's timestamp_ns
-	oneway_on "$FAB_B" pl1
+	faults_oneway_on "$FAB_B" pl1
 	mrc_wait_for 10 side_check b "$(bad p1)" >/dev/null &&
 		echo $(($(now_ms) - t0)) > "$res/a.detect-ms"
 	sleep 0.5	# the fault lasts: whatever else it does shows now
@@ -124,33 +100,33 @@ oneway_faults() {
 	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") not in (2, 3)' 'changed(e)' > "$res/a.live-transitions"
 	monitor_count "$l0" 'e.get("path") in (2, 3) and e.get("new_state") == "assumed-bad" and e.get("reason") == "probe-fail"' \
 		> "$res/a.events"
-	oneway_off "$FAB_B" pl1
+	faults_oneway_off "$FAB_B" pl1
 	mrc_wait_for 20 side_check b "$(good p1)" >/dev/null && touch "$res/a.back"
 
 	# ---- (b) A->B of plane 1 ----
 	l0=$(lines)
-	oneway_on "$FAB_A" pl1
+	faults_oneway_on "$FAB_A" pl1
 	mrc_wait_for 10 side_check a "$(bad p1)" >/dev/null
 	sleep 0.5	# B has had time (> 6 probe intervals) to blame its paths
 	side_check b true > /dev/null; cp "$res/live-b.json" "$res/b-b.json"
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/b-a.json"
 	monitor_count "$l0" 'e.get("path") in (2, 3) and e.get("old_state") != e.get("new_state")' \
 		> "$res/b.events"
-	oneway_off "$FAB_A" pl1
+	faults_oneway_off "$FAB_A" pl1
 	mrc_wait_for 20 side_check a "$(good p1)" >/dev/null && touch "$res/b.back"
 
 	# ---- (c) B->A of plane 1 and A->B of plane 3 ----
 	l0=$(lines)
-	oneway_on "$FAB_B" pl1
-	oneway_on "$FAB_A" pl3
+	faults_oneway_on "$FAB_B" pl1
+	faults_oneway_on "$FAB_A" pl3
 	mrc_wait_for 10 side_check b "$(bad p1)" >/dev/null
 	mrc_wait_for 10 side_check a "$(bad p3)" >/dev/null
 	side_check b true > /dev/null; cp "$res/live-b.json" "$res/c-b.json"
 	side_check a true > /dev/null; cp "$res/live-a.json" "$res/c-a.json"
 	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") in (2, 3)' 'changed(e)' > "$res/c.dead-transitions"
 	faults_ev_changes "$res/mon-b" "$l0" 'e.get("path") not in (2, 3)' 'changed(e)' > "$res/c.live-transitions"
-	oneway_off "$FAB_B" pl1
-	oneway_off "$FAB_A" pl3
+	faults_oneway_off "$FAB_B" pl1
+	faults_oneway_off "$FAB_A" pl3
 	mrc_wait_for 20 side_check b "$(good p1)" >/dev/null &&
 		mrc_wait_for 20 side_check a "$(good p3)" >/dev/null && touch "$res/c.back"
 }
@@ -221,8 +197,8 @@ mrc_check "(c) B's reverse paths of plane 3 stay GOOD" \
 	side_check b "$(good p3)" "$res/c-b.json"
 # As in (a), one change each: the returns once seen here (out, back by
 # probe-ok, out again) came from the qdisc built piece by piece while the
-# plane still worked (see oneway_prepare), counted twice by the
-# connection's own remembered probe answers.
+# plane still worked (see faults_oneway_prepare in lib_faults.sh),
+# counted twice by the connection's own remembered probe answers.
 mrc_check "(c) B's paths 2, 3: one state change each ($(cat "$res/c.dead-transitions"))" \
 	test "$(transitions c.dead-transitions)" -le 1
 mrc_check "(c) B's other paths: at most 4 state changes each ($(cat "$res/c.live-transitions"))" \
