@@ -257,6 +257,14 @@ static int mrc_sock_do_recvmsg(struct mrc_sock *msk, struct msghdr *msg,
 		if (sk->sk_type == SOCK_STREAM && mrc_glue_readable(msk)) {
 			size_t done;
 
+			/*
+			 * A zero-byte read of a stream with data queued
+			 * returns 0, as TCP's does: copying nothing can
+			 * never reach the target of 1 byte, and the loop
+			 * would spin forever with the socket locked.
+			 */
+			if (!len)
+				break;
 			err = mrc_sock_copy_in(msk, msg, len - copied, peek, &done);
 			if (err)
 				break;

@@ -265,6 +265,9 @@ void test_stream_data()
 	pollfd p{s, POLLIN, 0};
 	check(poll(&p, 1, 20000) == 1, "the receiver polls readable");
 	check(recv(s, buf, 5, MSG_PEEK) == 5 && !std::memcmp(buf, msg, 5), "MSG_PEEK");
+	// Before 2026-11-28 this spun in the kernel, the socket locked.
+	check(recv(s, buf, 0, 0) == 0 && recv(s, buf, 0, MSG_DONTWAIT) == 0,
+	      "a zero-byte recv with data queued returns 0, as TCP's does");
 	check(recv(s, buf, sizeof(msg), MSG_WAITALL) == sizeof(msg) &&
 		  !std::memcmp(buf, msg, sizeof(msg)),
 	      "MSG_WAITALL receives it all, the peeked bytes included");
