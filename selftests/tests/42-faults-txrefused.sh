@@ -138,9 +138,20 @@ refuse_run() {
 }
 
 # (a) tc egress drop on A's plane 2 link: NET_XMIT_DROP for every packet.
+# The clsact qdisc goes on before any transfer, and stays: the fault is
+# the filter alone. The first clsact of the kernel turns on the ingress
+# and egress static keys, which rewrites the receive path's code
+# (text_poke) on every CPU. Done under a full-speed transfer, that hung
+# the guest 1 run in 6 (2026-11-28, and CI at 7eb8725): both CPUs stuck
+# in softirq at the patched branch of __netif_receive_skb_core, one of
+# them in the int3 handler of the patching, RCU stalled, soft lockups
+# for minutes. A kernel's code change under load is not the fault this
+# test is about.
+modprobe -qa sch_ingress cls_matchall act_gact
+mrc_check "clsact on A's pl2 before any transfer" tc -n "$FAB_A" qdisc add dev pl2 clsact
 refuse_run tcdrop 2 \
-	"tc -n $FAB_A qdisc add dev pl2 clsact && tc -n $FAB_A filter add dev pl2 egress matchall action drop" \
-	"tc -n $FAB_A qdisc del dev pl2 clsact"
+	"tc -n $FAB_A filter add dev pl2 egress pref 1 matchall action drop" \
+	"tc -n $FAB_A filter del dev pl2 egress pref 1"
 
 # (b) no route: A's route to plane 1's first router goes away.
 usid=$(_fab_usid t0a 1)
