@@ -57,26 +57,28 @@ both() { # mrcctl ARGS... on A and B
 # bash's own. $res/NAME.a and .b get the captures, $res/NAME.a.seen and
 # .b.seen the last non-empty `mrcctl -j conn` of each host, and
 # $res/NAME.polls a line per poll (for a failure's diagnostics).
-count() { # count STRING PATTERN: how many times PATTERN occurs in STRING
-	local t=${1//"$2"/@}
+count() { # count VAR STRING PATTERN: VAR = how often PATTERN is in STRING
+	local t=${2//"$3"/@}
 
 	t=${t//[^@]/}
-	echo ${#t}
+	printf -v "$1" %d "${#t}"	# no $(...): not even a fork
 }
 snap() {
-	local h ns j est zero
+	local h ns j est zero0 zero1
 	for h in a b; do
 		[ -e "$res/$1.$h" ] && continue
 		ns=$FAB_A
 		[ $h = a ] || ns=$FAB_B
 		j=$(in_ns "$ns" "$MRCCTL" -j conn) || return 1
 		j=${j//@/}
-		est=$(count "$j" '"state":"established"')
-		zero=$(( $(count "$j" '"tx_pkts":0,') + $(count "$j" '"tx_pkts":0}') ))
-		echo "$SECONDS $h established $est, EVs without data $zero" >> "$res/$1.polls"
+		count est "$j" '"state":"established"'
+		count zero0 "$j" '"tx_pkts":0,'
+		count zero1 "$j" '"tx_pkts":0}'
+		echo "$SECONDS $h established $est, EVs without data $((zero0 + zero1))" \
+			>> "$res/$1.polls"
 		[ "$est" = 0 ] || echo "$j" > "$res/$1.$h.seen"
 		[ "$est" = "$N" ] || continue
-		[ $h = b ] || [ "$zero" = 0 ] || continue
+		[ $h = b ] || [ $((zero0 + zero1)) = 0 ] || continue
 		echo "$j" > "$res/$1.$h"
 	done
 	[ -e "$res/$1.a" ] && [ -e "$res/$1.b" ]
