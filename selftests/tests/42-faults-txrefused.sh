@@ -19,20 +19,27 @@
 
 faults_setup
 
-# refuse_paths_check FILE PLANE: on A's connection in FILE (mrcctl -j conn
-# show; the one of refuse_conn), the paths of PLANE are out by tx-refused,
-# every other path is GOOD.
+# refuse_paths_check FILE PLANE ID SPURIOUS: on A's connection ID in FILE
+# (mrcctl -j conn show; the one of refuse_conn), the paths of PLANE are
+# out by tx-refused, and no other path is: every other plane has a path in
+# use, and another path may be out only by timeout, and only if the same
+# transfer without the fault timed out SPURIOUS > 0 packets (a loaded
+# emulated VM holds a burst past its RTO now and then: CI at 318c833 saw
+# one such path in 46 timeouts without the fault).
 refuse_paths_check() {
 	python3 -c 'import json, sys
 conns = [c for c in json.load(open(sys.argv[1])) if c["id"] == int(sys.argv[3])]
-plane = int(sys.argv[2])
+plane, spurious = int(sys.argv[2]), int(sys.argv[4]) > 0
 paths = [p for c in conns for p in c["paths"]]
 print(" ".join("%s:%s:%s:%s" % (p.get("path_id"), p["plane"], p["state"], p["reason"]) for p in paths))
 out = [p for p in paths if p["plane"] == plane]
 live = [p for p in paths if p["plane"] != plane]
+in_use = lambda p: p["state"] in ("good", "skip")
+planes = set(p["plane"] for p in live)
 sys.exit(0 if out and live and
 	 all(p["state"] == "assumed-bad" and p["reason"] == "tx-refused" for p in out) and
-	 all(p["state"] == "good" for p in live) else 1)' "$@"
+	 all(in_use(p) or (spurious and p["reason"] == "timeout") for p in live) and
+	 all(any(in_use(p) for p in live if p["plane"] == q) for q in planes) else 1)' "$@"
 }
 
 # refuse_conn FILE: the id of the transfer's connection in FILE, taken as
@@ -105,8 +112,8 @@ refuse_run() {
 	mrc_check "$name: both paths of plane $plane out by tx-refused (PathTxRefused)" \
 		test "$ptr" -ge 2
 	id=$(refuse_conn "$res/$name.paths-before.json")
-	mrc_check "$name: plane $plane's paths assumed-bad reason tx-refused, the others good" \
-		refuse_paths_check "$res/$name.paths.json" "$plane" "$id"
+	mrc_check "$name: plane $plane's paths assumed-bad reason tx-refused, every other plane in use" \
+		refuse_paths_check "$res/$name.paths.json" "$plane" "$id" "$rto_clean"
 	# No refused packet waited for its RTO: each one was resent in the
 	# push that sent it, and the paths were out at once; before issue
 	# #14 every packet sprayed into the plane timed out on it. What was
