@@ -57,7 +57,8 @@ struct mrc_skb_cb {
  * host whose paths all fail at once (200 connections, 8 paths each,
  * probed every 5 ms) would otherwise send 320,000 probes a second into
  * the failure. 4000 covers 20 assumed-bad paths at the default policy's
- * probe interval; beyond it probes wait their turn.
+ * probe interval; beyond it probes wait their turn. The default of the
+ * probe_budget module parameter (mrc_netns.c).
  */
 #define MRC_PROBE_RATE_PER_SEC	4000
 

@@ -30,6 +30,18 @@
 unsigned int mrc_net_id __read_mostly;
 unsigned int mrc_dp_net_id __read_mostly;
 
+/*
+ * The probe budget of a namespace, fixed when it is created: each probe
+ * costs a packet on the fabric and its answers on the way back, and what
+ * a host's fabric carries beside its data varies (an emulated one on a
+ * busy machine carries a few thousand packets a second in all).
+ */
+static unsigned int probe_budget = MRC_PROBE_RATE_PER_SEC;
+module_param(probe_budget, uint, 0644);
+MODULE_PARM_DESC(probe_budget,
+		 "path probes a second per network namespace, all connections together, for namespaces created from now on (10..1000000; default "
+		 __stringify(MRC_PROBE_RATE_PER_SEC) ")");
+
 static int __net_init mrc_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_net(net);
@@ -79,7 +91,7 @@ static int __net_init mrc_dp_net_init(struct net *net)
 	mrc_hs_net_init(dn);
 	/* 100 ms windows: a budget spent early in a window waits 100 ms. */
 	ratelimit_state_init(&dn->probe_rl, HZ / 10,
-			     MRC_PROBE_RATE_PER_SEC / 10);
+			     clamp(READ_ONCE(probe_budget), 10U, 1000000U) / 10);
 	ratelimit_set_flags(&dn->probe_rl, RATELIMIT_MSG_ON_RELEASE);
 	spin_lock_init(&dn->probe_seen_lock);
 	/* Last: from here on configuration changes reach the connections. */
