@@ -6,7 +6,7 @@
 //   mrc_stress client -c ADDR -p PORT [--conns N] [--bytes B]
 //                     [--total N | --seconds S] [--hold FILE] [--until FILE]
 //                     [--sndbuf N] [--report FILE] [--deadline S]
-//                     [--rate MBIT/S]
+//                     [--rate MBIT/S] [--conn-rate MBIT/S]
 //   mrc_stress peer -c ADDR -p PORT --trigger FILE [--deadline S]
 //
 // Every connection starts with a 16-byte header (seed, length; length
@@ -21,6 +21,9 @@
 // --seconds passed. --hold FILE: once every connection is established,
 // say "established N" on stderr and send nothing until FILE exists.
 // --until FILE: send without end until FILE exists, then finish.
+// --rate: all connections together send at most MBIT/S; --conn-rate:
+// each connection alone, in pieces of 1 KiB or more, from when it began
+// to send.
 // server: accepts and verifies until SIGTERM; --no-read: accepts and
 // never reads. Both sample SO_MEMINFO of every socket every 100 ms and
 // keep the high-water marks: --report FILE is rewritten with them (JSON),
@@ -62,6 +65,7 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kUntilClose = ~0ULL;
 constexpr size_t kHdr = 16;
 constexpr size_t kChunk = 64 * 1024;
+constexpr size_t kMinPiece = 1024; // the least a --conn-rate connection sends at once
 
 volatile sig_atomic_t g_stop = 0;
 
@@ -79,6 +83,7 @@ struct Options {
 	double seconds = 0;
 	double deadline = 300;
 	double rate_mbps = 0;
+	double conn_rate_mbps = 0;
 	int sndbuf = 0, rcvbuf = 0;
 	bool no_read = false;
 };
@@ -353,7 +358,8 @@ struct Tx {
 	St st = St::Free;
 	uint64_t seed = 0, len = 0, off = 0; // off counts the header too
 	bool until = false;
-	bool paced = false; // waiting for the --rate budget
+	bool paced = false;   // waiting for the --rate or --conn-rate budget
+	Clock::time_point t0; // when it began to send (--conn-rate)
 };
 
 int run_client(const Options &o)
@@ -418,10 +424,19 @@ int run_client(const Options &o)
 	auto over_rate = [&]() {
 		return o.rate_mbps > 0 && c.bytes > o.rate_mbps * 1e6 / 8 * since(start);
 	};
+	// What connection i may send now under --conn-rate: a connection paced
+	// alone sends small pieces often, not a chunk now and then, so that
+	// it is never idle for long (probing pauses on an idle connection).
+	auto conn_allowance = [&](size_t i) -> uint64_t {
+		if (o.conn_rate_mbps <= 0)
+			return kChunk;
+		double may = o.conn_rate_mbps * 1e6 / 8 * since(slots[i].t0) - slots[i].off;
+		return may < kMinPiece ? 0 : std::min<uint64_t>(kChunk, static_cast<uint64_t>(may));
+	};
 	auto pump = [&](size_t i) -> std::string {
 		Tx &t = slots[i];
 		for (int k = 0; k < 64; k++) {
-			if (over_rate()) {
+			if (over_rate() || !conn_allowance(i)) {
 				t.paced = true;
 				watch(i, EPOLLRDHUP);
 				return "";
@@ -438,7 +453,7 @@ int run_client(const Options &o)
 				watch(i, EPOLLIN | EPOLLRDHUP);
 				return "";
 			}
-			size_t n = std::min<uint64_t>(kChunk, end - t.off);
+			size_t n = std::min<uint64_t>(conn_allowance(i), end - t.off);
 			size_t p = 0;
 			if (t.off < kHdr) {
 				uint8_t h[kHdr];
@@ -485,6 +500,7 @@ int run_client(const Options &o)
 			for (size_t i = 0; i < slots.size(); i++)
 				if (slots[i].st == St::Held) {
 					slots[i].st = St::Sending;
+					slots[i].t0 = Clock::now();
 					watch(i, EPOLLOUT);
 				}
 		}
@@ -506,6 +522,7 @@ int run_client(const Options &o)
 				} else {
 					c.established++;
 					t.st = held ? St::Held : St::Sending;
+					t.t0 = Clock::now();
 					if (held)
 						watch(i, EPOLLRDHUP);
 				}
@@ -539,7 +556,8 @@ int run_client(const Options &o)
 				open_one(i);
 			else if (slots[i].st == St::Sending && slots[i].until && exists(o.until))
 				watch(i, EPOLLOUT);
-			else if (slots[i].st == St::Sending && slots[i].paced && !over_rate()) {
+			else if (slots[i].st == St::Sending && slots[i].paced && !over_rate() &&
+				 conn_allowance(i)) {
 				slots[i].paced = false;
 				watch(i, EPOLLOUT);
 			}
@@ -720,6 +738,8 @@ int main(int argc, char **argv)
 			o.seconds = std::stod(val());
 		else if (k == "--rate")
 			o.rate_mbps = std::stod(val());
+		else if (k == "--conn-rate")
+			o.conn_rate_mbps = std::stod(val());
 		else if (k == "--deadline")
 			o.deadline = std::stod(val());
 		else if (k == "--hold")
