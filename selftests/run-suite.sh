@@ -6,7 +6,8 @@
 #
 # Usage: run-suite.sh [-o KTAP_FILE] [-t DEFAULT_TIMEOUT] [TEST...]
 #   TEST: a script path or a name under selftests/tests (default: all,
-#   in name order). A script may set its own limit with a line
+#   in name order, but those with a line "# suite: slow", which make
+#   check-slow runs). A script may set its own limit with a line
 #   "# timeout: SECONDS" near the top; SECONDS may be an arithmetic
 #   expression over the test's parameters, for a test whose duration
 #   follows one ("# timeout: 240 + 2 * MRC_TEST_STALL_PAUSE_S": 240 when
@@ -35,7 +36,11 @@ shift $((OPTIND - 1))
 
 tests=()
 if [ $# -eq 0 ]; then
-	for t in "$here"/tests/*.sh; do tests+=("$t"); done
+	for t in "$here"/tests/*.sh; do
+		# make check-slow's own (scripts/check-slow.sh): run when named
+		grep -q '^# suite: slow$' "$t" && continue
+		tests+=("$t")
+	done
 else
 	for t in "$@"; do
 		[ -f "$t" ] || t=$here/tests/${t%.sh}.sh
