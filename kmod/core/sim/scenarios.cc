@@ -119,6 +119,23 @@ bool make_scenario(const std::string &name, uint64_t seed, Scenario &sc)
 		for (uint32_t i = 0; i < np; i++)
 			if (i / sc.per_plane == plane)
 				sc.paths[i].ecn = 0.3;
+	} else if (name == "slow_path") {
+		// Not run by CTest (issue #14, spurious path failures): five
+		// times a path is 3 x rto_min slower than the others for 1 ms
+		// (a queue building on one spine), nothing lost. Packets sent
+		// later on the other paths arrive first, and the slow path is
+		// taken out (reason loss, from the SACK gaps): on 2026-11-29,
+		// 4 to 5 paths out per run. The emulated fabric under load
+		// does the same to live paths (75-probe-budget). A fix makes
+		// every seed pass: no path out.
+		sc.bytes_ab = 8 << 20;
+		sc.time_limit_ns = 10 * kS;
+		sc.expect_no_path_out = true;
+		sc.fault_at = fault;
+		sc.slow_ns = 3 * sc.params.policy.rto_min_ns;
+		for (uint32_t k = 0; k < 5; k++)
+			sc.slow.push_back(
+			    {pick(np), Window{fault + k * 2 * kMs, fault + k * 2 * kMs + 1 * kMs}});
 	} else if (name == "slow_reader") {
 		sc.rcvbuf = 16 * 1024;
 		sc.read_period_ns = 50 * kUs + g() % (200 * kUs);

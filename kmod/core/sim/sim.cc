@@ -300,6 +300,9 @@ void Sim::transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_
 		pkt->corrupted = pkt->bytes != sent;
 	}
 	uint64_t arr = depart + pc.delay_ns + (pc.jitter_ns ? rng_() % pc.jitter_ns : 0);
+	for (auto &w : sc_.slow)
+		if (w.first == path && w.second.covers(depart))
+			arr += sc_.slow_ns;
 	if (uni() < pc.reorder) {
 		arr += rng_() % pc.reorder_ns; // overtaken: FIFO broken
 	} else {
@@ -534,11 +537,13 @@ bool Sim::kick(int side)
 	}
 	mrc_conn_event cev;
 	while (mrc_conn_pop_event(c, &cev)) {
-		if (cev.type == MRC_CEV_PATH)
+		if (cev.type == MRC_CEV_PATH) {
 			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side,
 			    cev.index, cev.plane, cev.old_state, cev.new_state, cev.reason,
 			    cev.drops);
-		else if (cev.type == MRC_CEV_RECOVERY)
+			if (cev.new_state == MRC_PATH_ASSUMED_BAD)
+				res_.paths_out++;
+		} else if (cev.type == MRC_CEV_RECOVERY)
 			log("side %d recovery ttr %.1f us", side, cev.ttr_ns / 1000.0);
 		else {
 			log("side %d FAILED err %d", side, cev.err);
@@ -943,6 +948,8 @@ Result Sim::run()
 	}
 	if (!res_.ok)
 		return res_;
+	if (sc_.expect_no_path_out && res_.paths_out)
+		fail(std::to_string(res_.paths_out) + " paths went ASSUMED_BAD, nothing was lost");
 	if (sc_.expect_timeout) {
 		uint64_t budget = mrc_policy_timeout_budget(&sc_.params.policy);
 		uint64_t limit = sc_.fault_at + budget + sc_.params.policy.rto_max_ns +

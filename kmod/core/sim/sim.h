@@ -50,7 +50,12 @@ struct Scenario {
 	// one direction only: [0] loses what A sends on the path, [1] what B sends
 	std::vector<std::pair<uint32_t, Window>> oneway[2];
 	std::vector<std::pair<uint32_t, Window>> plane_down; // plane, when (side A's port)
-	std::vector<uint32_t> flapping;                      // paths
+	// extra one-way delay on a path while its window lasts (a queue
+	// that builds on one spine); nothing is lost
+	std::vector<std::pair<uint32_t, Window>> slow;
+	uint64_t slow_ns = 0;
+	bool expect_no_path_out = false; // fail if a path goes ASSUMED_BAD
+	std::vector<uint32_t> flapping;  // paths
 	uint64_t flap_period_ns = 300000;
 	bool expect_timeout = false; // all paths die for good
 	uint64_t stall_limit_ns = 0; // assert the longest stall (0: report only)
@@ -71,6 +76,7 @@ struct Result {
 	uint64_t bytes = 0;
 	uint64_t retransmits = 0, spurious = 0, timeouts = 0;
 	uint64_t pkts = 0, corrupt_dropped = 0;
+	uint64_t paths_out = 0; // path events to ASSUMED_BAD, both sides
 	int err_a = 0, err_b = 0;
 	uint64_t fail_ns = 0;
 };
