@@ -72,7 +72,7 @@ selftests: all
 	selftests/run.sh $(T)
 
 selftests-fabric: all
-	selftests/run.sh $(notdir $(basename $(shell grep -l lib_fabric.sh selftests/tests/*.sh)))
+	selftests/run.sh $(notdir $(basename $(shell grep -l lib_fabric.sh selftests/tests/*.sh | xargs grep -L '^\# suite: slow$$')))
 
 # Two kernels: guest A and guest B over virtio-net plane links (T: names
 # under selftests/multi, default all of them; run under the VM lock).
