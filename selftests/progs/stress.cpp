@@ -436,7 +436,9 @@ int run_client(const Options &o)
 	auto pump = [&](size_t i) -> std::string {
 		Tx &t = slots[i];
 		for (int k = 0; k < 64; k++) {
-			if (over_rate() || !conn_allowance(i)) {
+			uint64_t may = conn_allowance(i);
+
+			if (over_rate() || !may) {
 				t.paced = true;
 				watch(i, EPOLLRDHUP);
 				return "";
@@ -453,7 +455,7 @@ int run_client(const Options &o)
 				watch(i, EPOLLIN | EPOLLRDHUP);
 				return "";
 			}
-			size_t n = std::min<uint64_t>(conn_allowance(i), end - t.off);
+			size_t n = std::min<uint64_t>(may, end - t.off);
 			size_t p = 0;
 			if (t.off < kHdr) {
 				uint8_t h[kHdr];

@@ -115,7 +115,7 @@ mrc_check_eq "idle: B sends no packet in ${QUIET_S}s (OutPkts)" 0 $((b1 - b0))
 
 # The clients send in turn, each once the one before is done: 1000
 # connections sending at once on a host slowed twice over overran the
-# emulated VM (CI at 318c833: 200 of them ended with ETIMEDOUT under this
+# emulated VM (CI at 318c833: 201 of them ended with ETIMEDOUT under this
 # policy, the VM's queues refusing most of what was sent and resent;
 # security.md, "Many senders"). The connections still idle meanwhile
 # wait the longer: the pause holds for them too.

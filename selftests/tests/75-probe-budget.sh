@@ -221,7 +221,6 @@ mrc_check "after the repair every path of every connection is back in use" \
 	mrc_wait_for 120 conns_check "$all_back" || mrc_info "$(conns_summary)"
 back_ms=$((($(date +%s%N) - t_repair) / 1000000))
 mark back
-t_back=$(date +%s%N)
 touch "$dir/stop-sampler"
 in1=$(mrc_mib "$B" InBytes)
 
@@ -321,9 +320,9 @@ print(int(rows[-1][4] - (before[-1][4] if before else rows[0][4])))' "$dir/sampl
 mrc_check "after the repair, answers shared (PathProbeShared +$shared)" test "$shared" -gt 0
 
 # ---- per path: state changes and flaps ----
-# changes FROM TO: per connection and path id, the state changes of A's
-# monitor events stamped FROM <= t < TO (ns, the kernel's real time, the
-# clock of date(1) here): the most changes of a dead path and of a live
+# changes FROM:TO...: for each window, a line: per connection and path
+# id, the state changes of A's monitor events stamped FROM <= t < TO (ns,
+# the kernel's real time, the clock of date(1) here): the most changes of a dead path and of a live
 # one, a dead path's returns (ASSUMED_BAD to GOOD or SKIP) other than
 # last-resort ones, the most times a dead path went out beyond its
 # last-resort returns, dead paths that went out, all returns, last-resort
@@ -334,15 +333,15 @@ mrc_check "after the repair, answers shared (PathProbeShared +$shared)" test "$s
 # when the connection has no other path in use: then the least bad
 # ASSUMED_BAD path carries the data, dead or not. Every event, from the
 # monitor's start, keeps each connection's path states (a connection's
-# paths start GOOD: 8 paths, none over max-paths) to tell.
+# paths start GOOD: 8 paths, none over max-paths) to tell. The monitor
+# file is read once for all the windows.
 changes() {
 	python3 -c 'import json, sys, collections
 ids = [int(x) for x in sys.argv[1].split(",")]
-t0, t1 = int(sys.argv[2]), int(sys.argv[3])
-n = collections.defaultdict(list)
+wins = [tuple(int(t) for t in w.split(":")) for w in sys.argv[3:]]
+ns = [collections.defaultdict(list) for w in wins]
 state = collections.defaultdict(dict)
-resort = collections.Counter()
-for line in open(sys.argv[4]):
+for line in open(sys.argv[2]):
     try:
         e = json.loads(line)
     except ValueError:
@@ -354,32 +353,35 @@ for line in open(sys.argv[4]):
     e["resort"] = (e["old_state"] == "assumed-bad" and e.get("reason") == "min-active" and
                    not any(s in ("good", "skip") for s in others))
     paths[e["path"]] = e["new_state"]
-    if t0 <= e.get("timestamp_ns", 0) < t1:
-        n[(e["conn"], e["path"])].append(e)
+    for (t0, t1), n in zip(wins, ns):
+        if t0 <= e.get("timestamp_ns", 0) < t1:
+            n[(e["conn"], e["path"])].append(e)
 def ret(e): return e["old_state"] == "assumed-bad" and e["new_state"] in ("good", "skip")
 def out(e): return e["new_state"] == "assumed-bad"
-def worst(dead):
+def worst(n, dead):
     v = [x for k, x in n.items() if (k[1] in ids) == dead]
     return max(v, key=len) if v else []
 def show(v):
     return "|".join("%s:%s>%s:%s%s" % (e["path"], e["old_state"], e["new_state"], e.get("reason"),
                                        "(last-resort)" if e["resort"] else "") for e in v) or "-"
-dead = [x for k, x in n.items() if k[1] in ids]
-dead_ret = sum(1 for x in dead for e in x if ret(e) and not e["resort"])
-dead_resort = sum(1 for x in dead for e in x if e["resort"])
-dead_outs = max([sum(1 for e in x if out(e)) - sum(1 for e in x if e["resort"]) for x in dead] or [0])
-dead_out = sum(1 for x in dead if any(out(e) for e in x))
-returns = sum(1 for x in n.values() for e in x if ret(e))
-print(len(worst(True)), len(worst(False)), dead_ret, dead_outs, dead_out, returns, dead_resort,
-      show(worst(True)), show(worst(False)))' \
-		"$DEAD_IDS" "$1" "$2" "$dir/mon"
+for n in ns:
+    dead = [x for k, x in n.items() if k[1] in ids]
+    dead_ret = sum(1 for x in dead for e in x if ret(e) and not e["resort"])
+    dead_resort = sum(1 for x in dead for e in x if e["resort"])
+    dead_outs = max([sum(1 for e in x if out(e)) - sum(1 for e in x if e["resort"]) for x in dead] or [0])
+    dead_out = sum(1 for x in dead if any(out(e) for e in x))
+    returns = sum(1 for x in n.values() for e in x if ret(e))
+    print(len(worst(n, True)), len(worst(n, False)), dead_ret, dead_outs, dead_out, returns,
+          dead_resort, show(worst(n, True)), show(worst(n, False)))' \
+		"$DEAD_IDS" "$dir/mon" "$@"
 }
 l_end=$(lines)
 t_end=$(($(date +%s%N) + 1000000000))
-read -r _ _ _ _ f_dead_out _ _ _ _ < <(changes "$t_fault" "$t_repair")
-read -r _ f_live f_dead_ret f_dead_outs _ _ f_resort f_dead_w f_live_w < <(changes "$t_on" "$t_repair")
-read -r _ _ _ _ _ returns_before _ _ _ < <(changes 0 "$t_repair")
-read -r r_dead r_live _ _ _ r_returns _ r_dead_w r_live_w < <(changes "$t_repair" "$t_end")
+mapfile -t win < <(changes "$t_fault:$t_repair" "$t_on:$t_repair" "0:$t_repair" "$t_repair:$t_end")
+read -r _ _ _ _ f_dead_out _ _ _ _ <<< "${win[0]}"
+read -r _ f_live f_dead_ret f_dead_outs _ _ f_resort f_dead_w f_live_w <<< "${win[1]}"
+read -r _ _ _ _ _ returns_before _ _ _ <<< "${win[2]}"
+read -r r_dead r_live _ _ _ r_returns _ r_dead_w r_live_w <<< "${win[3]}"
 mrc_info "A's monitor: $l_end events; during the fault $f_dead_out dead paths went out" \
 	"(found in $detect_ms ms), worst dead path $f_dead_w, worst live path $f_live_w," \
 	"last-resort returns of dead paths $f_resort;" \
