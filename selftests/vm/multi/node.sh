@@ -138,7 +138,7 @@ reset() {
 	rm -f /tmp/node-pids
 	for p in $(seq 0 $((planes - 1))); do
 		tc qdisc del dev "pl$p" root 2>/dev/null
-		ethtool -K "pl$p" tx on gro on >/dev/null 2>&1
+		ethtool -K "pl$p" tx on rx on gro on >/dev/null 2>&1
 		ip link set "pl$p" mtu "$mtu" up >/dev/null 2>&1
 		echo "plane del $p"
 	done | { [ -d /sys/module/mrc ] && "$MRCCTL" -batch - >/dev/null 2>&1; }

@@ -17,8 +17,8 @@
 # Usage: selftests/vm/multi/run.sh [-t VM_TIMEOUT] [-q] TEST...
 # Run it under the VM lock: flock /tmp/mrc-vm.lock make selftests-multi T=...
 # Results: build/selftests-multi/ktap.txt (and a/, b/: each guest's
-# console.log, dmesg.txt; xchg/: what the guests exchanged), or
-# MRC_SELFTESTS_OUT.
+# console.log, dmesg.txt; b.2/: B after a reboot; xchg/: what the guests
+# exchanged), or MRC_SELFTESTS_OUT.
 #
 # Environment: MRC_MULTI_PLANES (plane links, default 2), MRC_MULTI_MTU
 # (plane MTU, default 9000), MRC_MULTI_MEM (MiB per guest, default 1024),
@@ -35,8 +35,15 @@
 #
 # Guest B has a monitor socket: a test powers B off (QEMU "quit") by
 # creating xchg/ctl/poweroff-b; run.sh does it and answers with
-# xchg/ctl/poweroff-b.done. B's kernel log is checked by the last test
-# (99-peer-kernel-log), which every run appends.
+# xchg/ctl/poweroff-b.done. A test reboots B by creating
+# xchg/ctl/reboot-b: run.sh cuts B's power the same way, boots a new B
+# (a cold boot: a new kernel, its clock from zero, its console in b.2/)
+# and answers with xchg/ctl/reboot-b.done; the new B's agent answers
+# once it is up. B's kernel log is checked by the last test
+# (99-peer-kernel-log), which every run appends; the console of every B
+# whose power was cut is scanned here. B's console shows every message
+# up to info (loglevel=7): a B powered off leaves no dmesg, and the
+# default console level would hide its warnings.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -123,20 +130,53 @@ if [ ! -s "$initrd" ] || [ "$root/selftests/vm/mkinitramfs.sh" -nt "$initrd" ]; 
 	"$root/selftests/vm/mkinitramfs.sh" "$kver" "$initrd" || exit 2
 fi
 
+# start_b DIR: boot guest B, its console and results in DIR. A power cut
+# leaves B's unix sockets behind: a new QEMU could not bind them.
+start_b() {
+	rm -f "$sock"/b-*
+	mkdir -p "$1"
+	MRC_VM_APPEND="loglevel=7" MRC_VM_QEMU_ARGS=$(qemu_args b a) \
+		"$root/selftests/vm/run-vm.sh" -q -t "$vm_timeout" -o "$1" -- \
+		"${genv[@]}" "$here/guest.sh" b > "$1/run-vm.log" 2>&1 &
+	pid_b=$!
+}
+
+# cut_b: B's power off (QEMU quit), and its QEMU gone (within 30 s, else
+# killed). Its console is scanned at the end.
+cut_b() {
+	monitor_b quit 2>/dev/null
+	for _ in $(seq 1 150); do
+		kill -0 "$pid_b" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -0 "$pid_b" 2>/dev/null && kill "$pid_b"
+	wait "$pid_b" 2>/dev/null
+	b_cut+=("$b_dir/console.log")
+}
+
 t0=$(date +%s%N)
-MRC_VM_QEMU_ARGS=$(qemu_args b a) "$root/selftests/vm/run-vm.sh" -q -t "$vm_timeout" \
-	-o "$out/b" -- "${genv[@]}" "$here/guest.sh" b > "$out/b/run-vm.log" 2>&1 &
-pid_b=$!
+b_cut=()
+b_dir=$out/b
+start_b "$b_dir"
 MRC_VM_QEMU_ARGS=$(qemu_args a b) "$root/selftests/vm/run-vm.sh" $quiet -t "$vm_timeout" \
 	-o "$out/a" -- "${genv[@]}" MRC_TEST_KEEP=/tmp/out/keep "$here/guest.sh" a "${tests[@]}" &
 pid_a=$!
 
 b_off=0
+b_boots=1
 while kill -0 "$pid_a" 2>/dev/null; do
 	if [ -e "$out/xchg/ctl/poweroff-b" ] && [ "$b_off" = 0 ]; then
-		monitor_b quit 2>/dev/null
+		cut_b
 		b_off=1
 		touch "$out/xchg/ctl/poweroff-b.done"
+	fi
+	if [ -e "$out/xchg/ctl/reboot-b" ] && [ ! -e "$out/xchg/ctl/reboot-b.done" ] &&
+		[ "$b_off" = 0 ]; then
+		cut_b
+		b_boots=$((b_boots + 1))
+		b_dir=$out/b.$b_boots
+		start_b "$b_dir"
+		touch "$out/xchg/ctl/reboot-b.done"
 	fi
 	sleep 0.2
 done
@@ -169,14 +209,15 @@ case $rc in
 126) echo "selftests-multi: guest A's kernel logged a warning, BUG or oops (see $out/a/dmesg.txt)" >&2 ;;
 *) ;;
 esac
-# B: powered off by a test (no status, no dmesg: its console has the
-# kernel's warnings), or its own kernel log is bad.
-if [ "$b_off" = 1 ] && ! "$root/selftests/vm/scan-kernel-log.sh" "$out/b/console.log"; then
-	echo "selftests-multi: guest B's kernel logged a warning, BUG or oops (see $out/b/console.log)" >&2
+# B: every B whose power was cut (no status, no dmesg: its console has
+# the kernel's warnings), or the last B's own status.
+if [ ${#b_cut[@]} -gt 0 ] && ! "$root/selftests/vm/scan-kernel-log.sh" "${b_cut[@]}"; then
+	echo "selftests-multi: guest B's kernel logged a warning, BUG or oops (see ${b_cut[*]})" >&2
 	[ "$rc" = 0 ] && rc=1
 	failed=$((failed + 1))
-elif [ "$b_off" = 0 ] && [ "$rc_b" != 0 ]; then
-	echo "selftests-multi: guest B ended with status $rc_b (see $out/b/console.log)" >&2
+fi
+if [ "$b_off" = 0 ] && [ "$rc_b" != 0 ]; then
+	echo "selftests-multi: guest B ended with status $rc_b (see $b_dir/console.log)" >&2
 	[ "$rc" = 0 ] && rc=1
 fi
 if [ "$ran" -lt "${#tests[@]}" ]; then
