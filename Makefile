@@ -8,7 +8,7 @@
 #   make bench      MRC vs TCP vs MPTCP on the reference fabric in the VM:
 #                   JSON, a table of ratios and plots in build/bench/; then
 #                   the training job of bench-apps and the two-kernel
-#                   aggregate of bench-multi
+#                   scenarios of bench-multi
 #   make bench-profile  where MRC's and TCP's CPU goes in the VM (perf, a
 #                   QEMU plugin, counters) and an idle connection's memory:
 #                   build/bench-profile/
@@ -16,9 +16,10 @@
 #                   training job (DDP step time, all-reduce bandwidth) over
 #                   MRC, TCP and MPTCP, fault-free and under each fault:
 #                   build/bench-apps/
-#   make bench-multi  bench's aggregate scenario across two kernels (the
-#                   two guests of selftests-multi): MRC vs TCP over shaped
-#                   planes, a table of ratios in build/bench-multi/
+#   make bench-multi  bench's aggregate, blackhole and plane-down scenarios
+#                   across two kernels (the two guests of selftests-multi):
+#                   MRC vs TCP over shaped planes, a table of ratios in
+#                   build/bench-multi/
 #   make unit       unit tests only (CTest)
 #   make selftests  VM selftests only (T="00-module-load 10-mrcctl-info")
 #   make selftests-fabric  only the VM tests that build the reference
