@@ -41,7 +41,9 @@ sleep 6
 echo scan > "$kml"
 cat "$kml" > /tmp/out/kmemleak.txt
 leaks=$(grep -c '^unreferenced object' /tmp/out/kmemleak.txt)
-echo "# kmemleak: $leaks unreferenced objects"
+# Not "kmemleak: ... unreferenced": scan-kernel-log.sh reads that as the
+# kernel's own report when it scans the console.
+echo "# kmemleak scan: $leaks leaks"
 if [ "$leaks" -gt 0 ]; then
 	head -60 /tmp/out/kmemleak.txt | sed 's/^/# /'
 	[ "$rc" = 0 ] && rc=3
