@@ -972,6 +972,10 @@ static void mrc_glue_fold_mib(struct mrc_sock *msk)
 			  now.probes_stale);
 	mrc_glue_fold_one(net, MRC_MIB_IN_SACK_CREDIT_BOGUS, &f->credit_bogus,
 			  now.credit_bogus);
+	mrc_glue_fold_one(net, MRC_MIB_PATH_SUSPECT, &f->suspects,
+			  now.suspects);
+	mrc_glue_fold_one(net, MRC_MIB_PATH_SUSPECT_CLEARED,
+			  &f->suspects_cleared, now.suspects_cleared);
 }
 
 static void mrc_glue_events(struct mrc_sock *msk)

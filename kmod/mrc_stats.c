@@ -94,6 +94,8 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_OUT_BURSTS] = "OutBursts",
 	[MRC_MIB_OUT_ZERO_COPY_BYTES] = "OutZeroCopyBytes",
 	[MRC_MIB_IN_SACK_CREDIT_BOGUS] = "InSackCreditBogus",
+	[MRC_MIB_PATH_SUSPECT] = "PathSuspect",
+	[MRC_MIB_PATH_SUSPECT_CLEARED] = "PathSuspectCleared",
 };
 
 /**

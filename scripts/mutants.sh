@@ -55,6 +55,10 @@ mutant timeout-never-bad kmod/core/mrc_path.c \
 				   p->fails >= t->pol.fail_to_bad))
 		mrc_path_make_bad(t, idx, MRC_PR_TIMEOUT, now);' \
 	'	(void)proof;'
+mutant suspect-never-bad kmod/core/mrc_path.c \
+	'			if (mrc_path_in_use(p))
+				mrc_path_make_bad(t, i, reason, now);' \
+	'			(void)reason;'
 mutant stale-sack-credit kmod/core/mrc_conn_rx.c \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before);' \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before) || 1;'

@@ -520,6 +520,22 @@ u32 mrc_conn_tx_psn(const struct mrc_tx *tx, u32 idx)
 	return mrc_psn_add(tx->una, (idx - tx->una) & tx->mask);
 }
 
+/*
+ * The path of @e, missing, shows what a late path shows as well as a dead
+ * one: it is given two RTOs from @e's departure to be heard from
+ * (mrc_path_suspect()), and the connection's timer wakes for the verdict.
+ */
+static void mrc_conn_suspect(struct mrc_conn *conn,
+			     const struct mrc_tx_entry *e, u64 now, bool timeout)
+{
+	u64 at;
+
+	conn->paths.suspect_ns = mrc_rtt_rto(&conn->rtt);
+	at = mrc_path_suspect(&conn->paths, e->path, now, e->sent_ns, timeout);
+	if (at && (!conn->skip_deadline || at < conn->skip_deadline))
+		conn->skip_deadline = at;
+}
+
 /**
  * mrc_conn_losses() - account for the @n newest entries of the lost
  * queue (just declared lost by a SACK): blame their paths, open or
@@ -546,9 +562,10 @@ void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now)
 		 * just be queueing the first burst (RTO catches a path dead
 		 * from the start). Per-path losses are exact and always count.
 		 */
-		if (p && (e->cause != MRC_LOSS_SACK_GAP ||
-			  (p->last_heard && p->last_heard <= e->sent_ns)))
+		if (p && e->cause != MRC_LOSS_SACK_GAP)
 			mrc_path_on_loss(&conn->paths, e->path, now);
+		else if (p && p->last_heard && p->last_heard <= e->sent_ns)
+			mrc_conn_suspect(conn, e, now, false);
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
 		idx = e->link_prev;
@@ -884,9 +901,15 @@ static void mrc_conn_rto(struct mrc_conn *conn, u64 now)
 		 * A packet the peer refused for room (NACK NO_PKT_BUFFER)
 		 * only waited: its path delivered it.
 		 */
-		if (!mrc_nack_is_refusal(e->nack_reason))
-			mrc_path_on_timeout(&conn->paths, e->path, now,
-					    mrc_conn_loss_proof(tx, e));
+		if (!mrc_nack_is_refusal(e->nack_reason)) {
+			u8 proof = mrc_conn_loss_proof(tx, e);
+
+			if (proof == MRC_LOSS_PATH_SILENT)
+				mrc_conn_suspect(conn, e, now, true);
+			else
+				mrc_path_on_timeout(&conn->paths, e->path, now,
+						    proof);
+		}
 		mrc_ttr_on_loss(&conn->ttr, mrc_conn_tx_psn(tx, idx), now);
 		bytes += e->len;
 	}
@@ -900,6 +923,18 @@ static void mrc_conn_skip_tick(struct mrc_conn *conn, u64 now)
 	u64 d = 0;
 	u32 i;
 
+	/*
+	 * A suspect path whose later packet the scoreboard saw acknowledged
+	 * delivers (a SACK that named another path covered it): not dead.
+	 */
+	conn->paths.suspect_ns = mrc_rtt_rto(&conn->rtt);
+	for (i = 0; i < conn->paths.count; i++) {
+		const struct mrc_path *p = &conn->paths.paths[i];
+
+		if ((p->flags & MRC_PATHF_SUSPECT) &&
+		    mrc_tx_delivered_since(&conn->tx, i, p->suspect_since))
+			mrc_path_clear_suspect(&conn->paths, i);
+	}
 	mrc_path_tick(&conn->paths, now);
 	for (i = 0; i < conn->paths.count; i++) {
 		const struct mrc_path *p = &conn->paths.paths[i];
@@ -907,7 +942,10 @@ static void mrc_conn_skip_tick(struct mrc_conn *conn, u64 now)
 		if (p->state == MRC_PATH_SKIP && (!d || p->skip_until < d))
 			d = p->skip_until;
 	}
-	conn->skip_deadline = d;
+	conn->skip_deadline = mrc_min_deadline(d ? d : U64_MAX,
+					       mrc_path_next_verdict(&conn->paths));
+	if (conn->skip_deadline == U64_MAX)
+		conn->skip_deadline = 0;
 }
 
 /**
@@ -1010,6 +1048,8 @@ void mrc_conn_get_totals(const struct mrc_conn *conn,
 	out->rev_probes = conn->paths.rev_probes;
 	out->probes_stale = conn->paths.probes_stale;
 	out->credit_bogus = conn->ctx.bogus;
+	out->suspects = conn->paths.suspects;
+	out->suspects_cleared = conn->paths.suspects_cleared;
 }
 
 /**

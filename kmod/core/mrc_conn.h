@@ -743,6 +743,8 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now);
  * @probes_stale: probe answers for an earlier probe (not counted).
  * @credit_bogus: SACKs whose credit no receiver could have granted
  *	(mrc_credit_tx_plausible()): ignored.
+ * @suspects: paths made suspect (mrc_path_suspect()).
+ * @suspects_cleared: suspect paths heard from in time.
  */
 struct mrc_conn_totals {
 	u64 rtx_by_cause[__MRC_LOSS_MAX];
@@ -753,6 +755,8 @@ struct mrc_conn_totals {
 	u64 rev_probes;
 	u64 probes_stale;
 	u64 credit_bogus;
+	u64 suspects;
+	u64 suspects_cleared;
 };
 
 void mrc_conn_get_totals(const struct mrc_conn *conn,

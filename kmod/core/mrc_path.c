@@ -60,6 +60,8 @@ static bool mrc_path_in_use(const struct mrc_path *p)
 	return p->state == MRC_PATH_GOOD || p->state == MRC_PATH_SKIP;
 }
 
+static void mrc_path_unsuspect(struct mrc_path_table *t, struct mrc_path *p);
+
 /* Word came back on @p: what it carried since got through. */
 static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 			   mrc_time_t now)
@@ -68,6 +70,15 @@ static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 	p->last_heard = now;
 	p->drop_run = 0;
 	p->flags &= ~MRC_PATHF_REV_CTRL;
+	/* late, not dead: it stays in use */
+	if (p->flags & MRC_PATHF_SUSPECT)
+		mrc_path_unsuspect(t, p);
+}
+
+/* In use and not suspect: may take new packets while another path may. */
+static bool mrc_path_trusted(const struct mrc_path *p)
+{
+	return p->state == MRC_PATH_GOOD && !(p->flags & MRC_PATHF_SUSPECT);
 }
 
 static u32 mrc_path_plane_active(const struct mrc_path_table *t, u32 plane)
@@ -184,6 +195,9 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 		p->returned_at = max(mrc_path_coarse(now), 1U);
 	p->state = state;
 	p->reason = reason;
+	/* only a GOOD path is suspect (it shares skip_until's place) */
+	if (state != MRC_PATH_GOOD)
+		p->flags &= ~(MRC_PATHF_SUSPECT | MRC_PATHF_SUSPECT_TO);
 	p->successes = 0;
 	p->probe_backoff = 0;
 	p->flags &= ~MRC_PATHF_PROBE_OUT;
@@ -545,7 +559,7 @@ int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude)
 			excluded = idx;
 			continue;
 		}
-		if (p->state == MRC_PATH_GOOD)
+		if (mrc_path_trusted(p))
 			return idx;
 		if (skip_fallback < 0)
 			skip_fallback = idx;
@@ -575,7 +589,7 @@ int mrc_path_pick_rtx(struct mrc_path_table *t, mrc_time_t now, int exclude)
 			excluded = idx;
 			continue;
 		}
-		if (p->state == MRC_PATH_GOOD)
+		if (mrc_path_trusted(p))
 			return idx;
 		if (fallback < 0)
 			fallback = idx;
@@ -703,6 +717,9 @@ void mrc_path_on_loss(struct mrc_path_table *t, u32 idx, mrc_time_t now)
 	p = &t->paths[idx];
 	p->stats.losses++;
 	mrc_sat_inc16(&p->drops);
+	/* suspect: its verdict decides */
+	if (p->flags & MRC_PATHF_SUSPECT)
+		return;
 	mrc_sat_inc(&p->fails);
 	if (mrc_path_in_use(p) && p->fails >= t->pol.fail_to_bad)
 		mrc_path_make_bad(t, idx, MRC_PR_LOSS, now);
@@ -718,6 +735,12 @@ void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	p = &t->paths[idx];
 	p->stats.timeouts++;
 	mrc_sat_inc16(&p->drops);
+	if (p->flags & MRC_PATHF_SUSPECT) {
+		/* its verdict decides, unless this proves it delivers */
+		if (proof != MRC_LOSS_PATH_WORKS)
+			return;
+		mrc_path_unsuspect(t, p);
+	}
 	if (proof == MRC_LOSS_UNPROVEN) {
 		/* One failure per silence of the peer. */
 		if (p->silent_seq == t->heard_seq && p->fails)
@@ -728,6 +751,78 @@ void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 	if (mrc_path_in_use(p) && (proof == MRC_LOSS_PATH_SILENT ||
 				   p->fails >= t->pol.fail_to_bad))
 		mrc_path_make_bad(t, idx, MRC_PR_TIMEOUT, now);
+}
+
+/* When suspect path @p, unless heard from, is out: two RTOs after the
+ * packet that made it suspect left.
+ */
+static mrc_time_t mrc_path_verdict(const struct mrc_path_table *t,
+				   const struct mrc_path *p)
+{
+	return p->suspect_since + 2 * t->suspect_ns;
+}
+
+static void mrc_path_unsuspect(struct mrc_path_table *t, struct mrc_path *p)
+{
+	p->flags &= ~(MRC_PATHF_SUSPECT | MRC_PATHF_SUSPECT_TO);
+	p->fails = 0;
+	t->suspects_cleared++;
+}
+
+mrc_time_t mrc_path_suspect(struct mrc_path_table *t, u32 idx,
+			    mrc_time_t now, mrc_time_t sent_ns, bool timeout)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return 0;
+	p = &t->paths[idx];
+	/* a SKIP path already carries nothing new: no need to wait */
+	if (!t->suspect_ns || p->state != MRC_PATH_GOOD) {
+		if (timeout)
+			mrc_path_on_timeout(t, idx, now, MRC_LOSS_PATH_SILENT);
+		else
+			mrc_path_on_loss(t, idx, now);
+		return 0;
+	}
+	if (timeout)
+		p->stats.timeouts++;
+	else
+		p->stats.losses++;
+	mrc_sat_inc16(&p->drops);
+	if (!(p->flags & MRC_PATHF_SUSPECT)) {
+		mrc_sat_inc(&p->fails);
+		if (!timeout && p->fails < t->pol.fail_to_bad)
+			return 0;
+		p->flags |= MRC_PATHF_SUSPECT;
+		p->suspect_since = min(sent_ns, now);
+		t->suspects++;
+	}
+	/* more of the same silence: the verdict stands as it was */
+	if (timeout)
+		p->flags |= MRC_PATHF_SUSPECT_TO;
+	return max(mrc_path_verdict(t, p), now);
+}
+
+void mrc_path_clear_suspect(struct mrc_path_table *t, u32 idx)
+{
+	if (idx < t->count && (t->paths[idx].flags & MRC_PATHF_SUSPECT))
+		mrc_path_unsuspect(t, &t->paths[idx]);
+}
+
+mrc_time_t mrc_path_next_verdict(const struct mrc_path_table *t)
+{
+	mrc_time_t d = 0, at;
+	u32 i;
+
+	for (i = 0; i < t->count; i++) {
+		if (!(t->paths[i].flags & MRC_PATHF_SUSPECT))
+			continue;
+		at = mrc_path_verdict(t, &t->paths[i]);
+		if (!d || at < d)
+			d = at;
+	}
+	return d;
 }
 
 void mrc_path_on_delivered(struct mrc_path_table *t, mrc_time_t sent_at)
@@ -1319,13 +1414,26 @@ u32 mrc_path_remove_cfg(struct mrc_path_table *t, u32 cfg_id,
 
 void mrc_path_tick(struct mrc_path_table *t, mrc_time_t now)
 {
+	struct mrc_path *p;
+	u8 reason;
 	u32 i;
 
-	for (i = 0; i < t->count; i++)
-		if (t->paths[i].state == MRC_PATH_SKIP &&
-		    now >= t->paths[i].skip_until)
+	for (i = 0; i < t->count; i++) {
+		p = &t->paths[i];
+		if ((p->flags & MRC_PATHF_SUSPECT) &&
+		    now >= mrc_path_verdict(t, p)) {
+			/* silent all along: dead, not late */
+			reason = p->flags & MRC_PATHF_SUSPECT_TO ?
+				 MRC_PR_TIMEOUT : MRC_PR_LOSS;
+			p->flags &= ~(MRC_PATHF_SUSPECT | MRC_PATHF_SUSPECT_TO);
+			if (mrc_path_in_use(p))
+				mrc_path_make_bad(t, i, reason, now);
+			continue;
+		}
+		if (p->state == MRC_PATH_SKIP && now >= p->skip_until)
 			mrc_path_set_state(t, i, MRC_PATH_GOOD,
 					   MRC_PR_SKIP_EXPIRED, now);
+	}
 }
 
 void mrc_path_count_states(const struct mrc_path_table *t,

@@ -113,6 +113,12 @@ enum mrc_path_mark {
  *	last heard from; while set on a path in use, @next_probe is when its
  *	reverse-liveness probe is due (while @MRC_PATHF_REV_OUT is set: when
  *	that probe was sent).
+ * @MRC_PATHF_SUSPECT: GOOD, but showed what a dead path shows and a late
+ *	one too (mrc_path_suspect()): no new packet goes on it while another
+ *	path is GOOD; it stays in use if it is heard from within two RTOs of
+ *	@suspect_since, and goes ASSUMED_BAD then otherwise.
+ * @MRC_PATHF_SUSPECT_TO: the suspicion came from a timeout (else a loss):
+ *	the reason of the verdict.
  */
 enum mrc_path_flags {
 	MRC_PATHF_LINK_OUT	= 1 << 0,
@@ -120,6 +126,8 @@ enum mrc_path_flags {
 	MRC_PATHF_REMOVED	= 1 << 2,
 	MRC_PATHF_REV_OUT	= 1 << 3,
 	MRC_PATHF_REV_CTRL	= 1 << 4,
+	MRC_PATHF_SUSPECT	= 1 << 5,
+	MRC_PATHF_SUSPECT_TO	= 1 << 6,
 };
 
 /**
@@ -174,6 +182,9 @@ struct mrc_path_stats {
  * @ack_seq: per-path sequence number expected in the next acknowledgment.
  * @srtt_us: smoothed RTT of the path in microseconds (0: no sample).
  * @skip_until: end of the SKIP period (SKIP only).
+ * @suspect_since: while the path is suspect (GOOD with
+ *	@MRC_PATHF_SUSPECT), when the packet that made it suspect was sent:
+ *	the start of its silence.
  * @probe_sent: while a probe is out on an ASSUMED_BAD or BACKUP path (no
  *	SKIP period then: it shares @skip_until's place), when it was sent
  *	(mrc_path_probe_stamp()): an answer that echoes another time is late,
@@ -207,6 +218,7 @@ struct mrc_path {
 	union {
 		mrc_time_t skip_until;
 		mrc_time_t probe_sent;
+		mrc_time_t suspect_since;
 	};
 	mrc_time_t next_probe;
 	mrc_time_t last_heard;
@@ -304,6 +316,11 @@ struct mrc_prng {
  * @tx_refused: paths taken out by mrc_path_on_tx_refused().
  * @probes_stale: probe answers that echoed an earlier probe's send time
  *	(mrc_path_probe_answered()), not counted as answers.
+ * @suspect_ns: the connection's RTO, which it keeps here: a suspect path
+ *	silent for twice that since the packet that made it suspect left is
+ *	taken out (mrc_path_suspect()); 0: evidence acts at once.
+ * @suspects: suspicions (mrc_path_suspect()), on every path.
+ * @suspects_cleared: suspicions that ended with the path heard from.
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -329,6 +346,9 @@ struct mrc_path_table {
 	u8 heard_seq;
 	u64 tx_refused;
 	u64 probes_stale;
+	u64 suspect_ns;
+	u64 suspects;
+	u64 suspects_cleared;
 };
 
 /**
@@ -583,6 +603,55 @@ enum mrc_path_loss_proof {
 	MRC_LOSS_PATH_WORKS,
 	MRC_LOSS_PATH_SILENT,
 };
+
+/**
+ * mrc_path_suspect() - a packet sent on path @idx is missing in a way that
+ * a late path shows as well as a dead one: packets sent after it, on other
+ * paths, were acknowledged, and nothing has been heard on @idx since it
+ * left (a SACK gap, or a timeout proven MRC_LOSS_PATH_SILENT).
+ * @t: table.
+ * @idx: path index.
+ * @now: current time.
+ * @sent_ns: when the missing packet was sent.
+ * @timeout: the packet's timer expired (else a SACK gap showed the loss).
+ *
+ * Counted as mrc_path_on_timeout() or mrc_path_on_loss() counts it, and
+ * where either would take a GOOD path out, it becomes suspect instead: no
+ * new packet on it while another path is GOOD, no event. A word from the
+ * path (a late packet's SACK: a duplicate is acknowledged at once), a
+ * timeout proven MRC_LOSS_PATH_WORKS, or mrc_path_clear_suspect() before
+ * 2 x @suspect_ns (two RTOs) have passed since @sent_ns clears it;
+ * silence that long takes it out, with the reason of the evidence
+ * (mrc_path_tick()); other losses and timeouts meanwhile only count. A
+ * path whose packets queue for up to an RTO longer than their timer then
+ * stays in use; a dead one carries nothing more either way, and is
+ * reported out an RTO after its timer expired (or two RTOs after the
+ * packet left, when SACK gaps showed it sooner). A SKIP path, and any
+ * path with @suspect_ns 0, is treated as mrc_path_on_timeout() or
+ * mrc_path_on_loss() would.
+ *
+ * Return: the time of the verdict, if the path is suspect; 0 otherwise.
+ */
+mrc_time_t mrc_path_suspect(struct mrc_path_table *t, u32 idx,
+			    mrc_time_t now, mrc_time_t sent_ns, bool timeout);
+
+/**
+ * mrc_path_clear_suspect() - the connection saw path @idx deliver a packet
+ * sent at or after its @suspect_since (the scoreboard acknowledged it, by
+ * a SACK that named another path): it is alive, no longer suspect.
+ * @t: table.
+ * @idx: path index.
+ */
+void mrc_path_clear_suspect(struct mrc_path_table *t, u32 idx);
+
+/**
+ * mrc_path_next_verdict() - when the earliest suspect path's verdict is
+ * due (mrc_path_tick() gives it).
+ * @t: table.
+ *
+ * Return: that time, or 0 if no path is suspect.
+ */
+mrc_time_t mrc_path_next_verdict(const struct mrc_path_table *t);
 
 /**
  * mrc_path_on_timeout() - the timer of a packet sent on path @idx expired.
@@ -844,7 +913,8 @@ u32 mrc_path_remove_cfg(struct mrc_path_table *t, u32 cfg_id,
 			mrc_time_t now);
 
 /**
- * mrc_path_tick() - housekeeping: end SKIP periods that are over.
+ * mrc_path_tick() - housekeeping: end SKIP periods that are over, and
+ * give suspect paths their verdict when it is due (mrc_path_suspect()).
  * @t: table.
  * @now: current time.
  *

@@ -129,6 +129,11 @@ const MibMetric kMib[] = {
      "Bytes sendfile() or splice() queued by reference to their pages, never copied."},
     {"mrc_in_sack_credit_bogus", nullptr, nullptr,
      "SACKs whose credit no receiver could have granted (forged or broken): their state ignored."},
+    {"mrc_path_suspect", nullptr, nullptr,
+     "Paths made suspect (a packet missing in its path's silence): no new packet on them until "
+     "heard from, out after two RTOs of silence."},
+    {"mrc_path_suspect_cleared", nullptr, nullptr,
+     "Suspect paths heard from in time (late, not dead): they stayed in use."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

@@ -105,6 +105,8 @@ const char *const kMibNames[] = {
     "OutBursts",
     "OutZeroCopyBytes",
     "InSackCreditBogus",
+    "PathSuspect",
+    "PathSuspectCleared",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

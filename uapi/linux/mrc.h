@@ -437,6 +437,16 @@ enum mrc_event_type {
  * @MRC_MIB_IN_SACK_CREDIT_BOGUS: SACKs with the right key whose credit no
  *	receiver could have granted (beyond what it acknowledged plus its
  *	buffer): forged or broken, their credit, port status and MPR ignored.
+ * @MRC_MIB_PATH_SUSPECT: paths of a connection made suspect: a packet missing
+ *	while later ones on other paths were acknowledged and nothing heard
+ *	on its path since (a SACK gap, or a timeout in the path's silence),
+ *	which a late path shows as well as a dead one. A suspect path takes
+ *	no new packet while another path may; it is out (reason loss or
+ *	timeout) if it is heard from no sooner than two RTOs after that
+ *	packet left.
+ * @MRC_MIB_PATH_SUSPECT_CLEARED: suspect paths heard from in time (a late
+ *	packet's SACK): they stayed in use, a path timeout that would have
+ *	been false.
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -511,6 +521,8 @@ enum mrc_mib {
 	MRC_MIB_OUT_BURSTS,
 	MRC_MIB_OUT_ZERO_COPY_BYTES,
 	MRC_MIB_IN_SACK_CREDIT_BOGUS,
+	MRC_MIB_PATH_SUSPECT,
+	MRC_MIB_PATH_SUSPECT_CLEARED,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1

@@ -47,7 +47,7 @@ const std::vector<std::string> &scenario_names()
 	static const std::vector<std::string> names = {
 	    "clean",       "seqpacket",  "loss",   "bursty", "reorder",    "corrupt",
 	    "blackhole",   "blackhole8", "flap",   "oneway", "plane_down", "ecn",
-	    "slow_reader", "all_dead",   "outage", "chaos",  "one_left",
+	    "slow_reader", "all_dead",   "outage", "chaos",  "one_left",   "late_path",
 	};
 	return names;
 }
@@ -133,6 +133,26 @@ bool make_scenario(const std::string &name, uint64_t seed, Scenario &sc)
 		sc.expect_no_path_out = true;
 		sc.fault_at = fault;
 		sc.slow_ns = 3 * sc.params.policy.rto_min_ns;
+		for (uint32_t k = 0; k < 5; k++)
+			sc.slow.push_back(
+			    {pick(np), Window{fault + k * 2 * kMs, fault + k * 2 * kMs + 1 * kMs}});
+	} else if (name == "late_path") {
+		// As slow_path, but the path is late by 1.5 x rto_min, which
+		// a timer of rto_min and one RTO more cover: a late path,
+		// not a dead one. No path may go out (mrc_path_suspect()).
+		// One way, A to B, as a queue on a spine's port is: late both
+		// ways, a packet and its SACK together are 3 x rto_min late.
+		// B sends nothing: its own packets' SACKs would come back
+		// through that queue, late by more than its RTO, and a
+		// timeout that proves nothing still counts once per silence
+		// of the peer (connection-engine.md, section 6).
+		sc.bytes_ab = 8 << 20;
+		sc.bytes_ba = 0;
+		sc.slow_from = 0;
+		sc.time_limit_ns = 10 * kS;
+		sc.expect_no_path_out = true;
+		sc.fault_at = fault;
+		sc.slow_ns = 3 * sc.params.policy.rto_min_ns / 2;
 		for (uint32_t k = 0; k < 5; k++)
 			sc.slow.push_back(
 			    {pick(np), Window{fault + k * 2 * kMs, fault + k * 2 * kMs + 1 * kMs}});

@@ -301,7 +301,8 @@ void Sim::transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_
 	}
 	uint64_t arr = depart + pc.delay_ns + (pc.jitter_ns ? rng_() % pc.jitter_ns : 0);
 	for (auto &w : sc_.slow)
-		if (w.first == path && w.second.covers(depart))
+		if (w.first == path && w.second.covers(depart) &&
+		    (sc_.slow_from < 0 || sc_.slow_from == from))
 			arr += sc_.slow_ns;
 	if (uni() < pc.reorder) {
 		arr += rng_() % pc.reorder_ns; // overtaken: FIFO broken

@@ -54,6 +54,7 @@ struct Scenario {
 	// that builds on one spine); nothing is lost
 	std::vector<std::pair<uint32_t, Window>> slow;
 	uint64_t slow_ns = 0;
+	int slow_from = -1;              // the side whose packets are slowed (-1: both)
 	bool expect_no_path_out = false; // fail if a path goes ASSUMED_BAD
 	std::vector<uint32_t> flapping;  // paths
 	uint64_t flap_period_ns = 300000;

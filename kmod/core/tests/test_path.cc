@@ -560,6 +560,157 @@ TEST_F(PathTable, TimeoutInSilenceFailsAtOnce)
 	EXPECT_EQ(t.paths[i].stats.timeouts, 1U);
 }
 
+// Suspect paths (path-state-machine.md, "Suspect paths"): a timeout in
+// the path's silence makes it suspect, with no event; the scheduler gives
+// it no new packet while another path is GOOD; a word from it before two
+// RTOs from the packet's departure keeps it in use (PathSuspectCleared),
+// silence till then takes it out with reason TIMEOUT. Fails if a late
+// path is taken out at once (the old behaviour), if a suspect path keeps
+// getting packets, or if a silent one is never taken out.
+TEST_F(PathTable, SuspectPathHeardInTimeStaysInUse)
+{
+	const u64 rto = 2 * kMs;
+	u32 i = InState(MRC_PATH_GOOD)[0];
+	mrc_time_t sent = now, at;
+
+	t.suspect_ns = rto;
+	at = mrc_path_suspect(&t, i, sent + rto, sent, true);
+	EXPECT_EQ(at, sent + 2 * rto) << "two RTOs from the departure";
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	EXPECT_TRUE(events.empty()) << "no event for a suspicion";
+	EXPECT_EQ(mrc_path_next_verdict(&t), at);
+	EXPECT_EQ(t.suspects, 1U);
+	EXPECT_EQ(t.paths[i].stats.timeouts, 1U);
+	for (u32 n = 0; n < 4 * t.count; n++)
+		EXPECT_NE(mrc_path_pick(&t, sent + rto, -1), (int)i)
+		    << "a suspect path carries nothing new";
+	for (u32 n = 0; n < 2 * t.count; n++)
+		EXPECT_NE(mrc_path_pick_rtx(&t, sent + rto, -1), (int)i);
+	// More of the same silence: the verdict does not move.
+	EXPECT_EQ(mrc_path_suspect(&t, i, sent + rto + 1, sent + 1, true), at);
+	// A late packet's SACK, just before the verdict.
+	mrc_path_on_sack(&t, i, at - 1, MRC_PATH_MARK_NONE);
+	EXPECT_EQ(t.suspects_cleared, 1U);
+	EXPECT_EQ(mrc_path_next_verdict(&t), 0U);
+	mrc_path_tick(&t, at + 10 * kMs);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	EXPECT_TRUE(events.empty());
+	bool picked = false;
+	for (u32 n = 0; n < 2 * t.count && !picked; n++)
+		picked = mrc_path_pick(&t, at, -1) == (int)i;
+	EXPECT_TRUE(picked) << "heard from: in the rotation again";
+}
+
+TEST_F(PathTable, SuspectPathSilentIsOutAtItsVerdict)
+{
+	const u64 rto = 2 * kMs;
+	u32 i = InState(MRC_PATH_GOOD)[0];
+	mrc_time_t at;
+
+	t.suspect_ns = rto;
+	at = mrc_path_suspect(&t, i, now + rto, now, true);
+	mrc_path_tick(&t, at - 1);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD) << "not before the verdict";
+	mrc_path_tick(&t, at);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
+	EXPECT_EQ(events.size(), 2U) << "its event, and the backup that replaced it";
+	EXPECT_EQ(t.suspects_cleared, 0U);
+	EXPECT_EQ(mrc_path_next_verdict(&t), 0U);
+}
+
+// SACK gaps: fail_to_bad of them in a row make the path suspect (one is
+// one failure, as before); the verdict's reason is LOSS, and is TIMEOUT
+// once a timeout joined in.
+TEST_F(PathTable, SuspectFromSackGapsNeedsFailToBad)
+{
+	const u64 rto = 2 * kMs;
+	std::vector<u32> good = InState(MRC_PATH_GOOD);
+	u32 i = good[0], j = good[1];
+	mrc_time_t at;
+
+	t.suspect_ns = rto;
+	EXPECT_EQ(mrc_path_suspect(&t, i, now + 100, now, false), 0U);
+	EXPECT_EQ(t.suspects, 0U);
+	at = mrc_path_suspect(&t, i, now + 200, now + 10, false);
+	EXPECT_EQ(at, now + 10 + 2 * rto);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	mrc_path_tick(&t, at);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_LOSS));
+
+	mrc_path_suspect(&t, j, now + 100, now, false);
+	at = mrc_path_suspect(&t, j, now + 200, now, false);
+	mrc_path_suspect(&t, j, now + rto, now, true);
+	mrc_path_tick(&t, at);
+	EXPECT_TRUE(Saw(j, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
+}
+
+// Alone, a suspect path still carries (the scheduler's fallback, as for
+// SKIP): nothing else could. With suspect_ns 0 the evidence acts at once.
+TEST_F(PathTable, SuspectIsAFallbackAndZeroGraceActsAtOnce)
+{
+	pol.backups = 0;
+	Build(1, 1);
+	ASSERT_EQ(t.count, 1U);
+	t.suspect_ns = kMs;
+	mrc_path_suspect(&t, 0, now + kMs, now, true);
+	EXPECT_EQ(mrc_path_pick(&t, now + kMs, -1), 0);
+
+	Build(4, 2);
+	u32 i = InState(MRC_PATH_GOOD)[0];
+	t.suspect_ns = 0;
+	EXPECT_EQ(mrc_path_suspect(&t, i, now + kMs, now, true), 0U);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
+}
+
+// A SKIP path (ECN) carries nothing new already, and keeps its skip in the
+// field a suspicion would use: the evidence takes it out at once, as
+// before suspect paths.
+TEST_F(PathTable, SkipPathIsNotSuspectButOut)
+{
+	u32 i = InState(MRC_PATH_GOOD)[0];
+
+	pol.ecn_response = true;
+	mrc_path_set_policy(&t, &pol);
+	mrc_path_on_sack(&t, i, now, MRC_PATH_MARK_SKIP_ONCE);
+	ASSERT_EQ(State(i), (u32)MRC_PATH_SKIP);
+	t.suspect_ns = 2 * kMs;
+	EXPECT_EQ(mrc_path_suspect(&t, i, now + 2 * kMs, now, true), 0U);
+	EXPECT_TRUE(Saw(i, MRC_PATH_SKIP, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
+	EXPECT_EQ(t.suspects, 0U);
+}
+
+// While suspect, other losses and unproven timeouts only count (the
+// verdict decides); a timeout proving a later packet on the path arrived
+// (PATH_WORKS) clears the suspicion, and so does the connection when its
+// scoreboard saw the path deliver (mrc_path_clear_suspect()).
+TEST_F(PathTable, SuspectOnlyTheVerdictOrProofOfDeliveryDecides)
+{
+	const u64 rto = 2 * kMs;
+	std::vector<u32> good = InState(MRC_PATH_GOOD);
+	u32 i = good[0], j = good[1];
+
+	t.suspect_ns = rto;
+	mrc_path_suspect(&t, i, now + rto, now, true);
+	for (int n = 0; n < 5; n++) {
+		mrc_path_on_loss(&t, i, now + rto + n);
+		mrc_path_on_timeout(&t, i, now + rto + n, MRC_LOSS_UNPROVEN);
+	}
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	EXPECT_EQ(t.paths[i].stats.timeouts, 6U);
+	mrc_path_on_timeout(&t, i, now + rto + 10, MRC_LOSS_PATH_WORKS);
+	EXPECT_FALSE(t.paths[i].flags & MRC_PATHF_SUSPECT);
+	EXPECT_EQ(t.paths[i].fails, 1U) << "one packet lost, as before";
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+
+	mrc_path_suspect(&t, j, now + rto, now, true);
+	mrc_path_clear_suspect(&t, j);
+	mrc_path_tick(&t, now + 10 * rto);
+	EXPECT_EQ(State(j), (u32)MRC_PATH_GOOD);
+	EXPECT_EQ(t.suspects_cleared, 2U);
+	EXPECT_TRUE(events.empty());
+}
+
 // A busy host or peer stalls: every packet in flight, several per path,
 // times out while nothing sent later reached the peer on any path (no
 // proof of loss). No path may go out for that alone: one failure per
