@@ -530,7 +530,7 @@ static void mrc_conn_suspect(struct mrc_conn *conn,
 {
 	u64 at;
 
-	conn->paths.suspect_ns = mrc_rtt_rto(&conn->rtt);
+	conn->paths.suspect_ns = mrc_rtt_base_rto(&conn->rtt);
 	at = mrc_path_suspect(&conn->paths, e->path, now, e->sent_ns, timeout);
 	if (at && (!conn->skip_deadline || at < conn->skip_deadline))
 		conn->skip_deadline = at;
@@ -927,7 +927,7 @@ static void mrc_conn_skip_tick(struct mrc_conn *conn, u64 now)
 	 * A suspect path whose later packet the scoreboard saw acknowledged
 	 * delivers (a SACK that named another path covered it): not dead.
 	 */
-	conn->paths.suspect_ns = mrc_rtt_rto(&conn->rtt);
+	conn->paths.suspect_ns = mrc_rtt_base_rto(&conn->rtt);
 	for (i = 0; i < conn->paths.count; i++) {
 		const struct mrc_path *p = &conn->paths.paths[i];
 

@@ -754,7 +754,8 @@ void mrc_path_on_timeout(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 }
 
 /* When suspect path @p, unless heard from, is out: two RTOs after the
- * packet that made it suspect left.
+ * packet that made it suspect left (suspect_since is pushed forward when
+ * the suspicion comes later than one RTO after that).
  */
 static mrc_time_t mrc_path_verdict(const struct mrc_path_table *t,
 				   const struct mrc_path *p)
@@ -795,7 +796,14 @@ mrc_time_t mrc_path_suspect(struct mrc_path_table *t, u32 idx,
 		if (!timeout && p->fails < t->pol.fail_to_bad)
 			return 0;
 		p->flags |= MRC_PATHF_SUSPECT;
+		/*
+		 * A timer backed off expires later than one RTO after its
+		 * packet left: the path still gets one RTO from now.
+		 */
 		p->suspect_since = min(sent_ns, now);
+		if (now > t->suspect_ns &&
+		    p->suspect_since < now - t->suspect_ns)
+			p->suspect_since = now - t->suspect_ns;
 		t->suspects++;
 	}
 	/* more of the same silence: the verdict stands as it was */

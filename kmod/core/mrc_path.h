@@ -316,9 +316,10 @@ struct mrc_prng {
  * @tx_refused: paths taken out by mrc_path_on_tx_refused().
  * @probes_stale: probe answers that echoed an earlier probe's send time
  *	(mrc_path_probe_answered()), not counted as answers.
- * @suspect_ns: the connection's RTO, which it keeps here: a suspect path
- *	silent for twice that since the packet that made it suspect left is
- *	taken out (mrc_path_suspect()); 0: evidence acts at once.
+ * @suspect_ns: the connection's RTO (not backed off), which it keeps here:
+ *	a suspect path silent for twice that since the packet that made it
+ *	suspect left, and at least that since the suspicion, is taken out
+ *	(mrc_path_suspect()); 0: evidence acts at once.
  * @suspects: suspicions (mrc_path_suspect()), on every path.
  * @suspects_cleared: suspicions that ended with the path heard from.
  */

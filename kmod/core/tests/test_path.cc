@@ -663,6 +663,21 @@ TEST_F(PathTable, SuspectIsAFallbackAndZeroGraceActsAtOnce)
 	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
 }
 
+// A timer backed off expires long after its packet left: the path still
+// gets one RTO from the suspicion, not a verdict at once.
+TEST_F(PathTable, SuspectAfterABackedOffTimerStillWaitsAnRto)
+{
+	const u64 rto = 2 * kMs;
+	u32 i = InState(MRC_PATH_GOOD)[0];
+
+	t.suspect_ns = rto;
+	EXPECT_EQ(mrc_path_suspect(&t, i, now + 8 * rto, now, true), now + 9 * rto);
+	mrc_path_tick(&t, now + 9 * rto - 1);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	mrc_path_tick(&t, now + 9 * rto);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_ASSUMED_BAD, MRC_PR_TIMEOUT));
+}
+
 // A SKIP path (ECN) carries nothing new already, and keeps its skip in the
 // field a suspicion would use: the evidence takes it out at once, as
 // before suspect paths.
