@@ -757,6 +757,7 @@ u64 mrc_conn_next_deadline(const struct mrc_conn *conn)
 		return 0;
 	if (conn->tx.time_list.head != MRC_TX_NIL)
 		d = mrc_tx_next_timeout(&conn->tx, mrc_rtt_rto(&conn->rtt));
+	d = mrc_min_deadline(d, conn->tx.gap_due);
 	d = mrc_min_deadline(d, conn->probe_deadline);
 	d = mrc_min_deadline(d, conn->sack_deadline);
 	d = mrc_min_deadline(d, conn->persist_at);
@@ -968,6 +969,7 @@ void mrc_conn_on_timer(struct mrc_conn *conn, u64 now)
 	if (conn->err)
 		return;
 	conn->now = now;
+	mrc_conn_losses(conn, mrc_tx_on_gap_due(&conn->tx, now), now);
 	mrc_conn_rto(conn, now);
 	if (conn->persist_at && now >= conn->persist_at) {
 		conn->persist_at = 0;

@@ -272,6 +272,20 @@ static void mrc_conn_sack_path(struct mrc_conn *conn,
 	}
 }
 
+/*
+ * A packet of path @pidx counts as lost to SACK gaps only half its path's
+ * RTT late (the others' packets overtake it by their difference in delay)
+ * and never later than half an RTO: a late path must be found by its gaps
+ * before its timer blames it for silence (mrc_conn_suspect()).
+ */
+static void mrc_conn_set_reorder(struct mrc_conn *conn, int pidx)
+{
+	u64 srtt = mrc_conn_path(conn, pidx)->srtt_us;
+	u64 cap = mrc_div64(mrc_rtt_base_rto(&conn->rtt), 2 * MRC_NSEC_PER_USEC);
+
+	mrc_tx_set_reorder(&conn->tx, pidx, (u32)min(srtt + srtt / 2, cap));
+}
+
 static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 			    u64 now, struct mrc_conn_verdict *v)
 {
@@ -302,8 +316,10 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		rtt = mrc_conn_ts_rtt(now, s->cc.tx_ts);
 	if (rtt) {
 		mrc_rtt_sample(&conn->rtt, rtt);
-		if (pidx >= 0)
+		if (pidx >= 0) {
 			mrc_path_on_rtt(&conn->paths, pidx, rtt);
+			mrc_conn_set_reorder(conn, pidx);
+		}
 	}
 	mrc_conn_losses(conn, res.lost, now);
 	if (res.acked_pkts) {

@@ -335,6 +335,13 @@ static bool mrc_tx_view_acks(const struct mrc_tx_sack_view *v, u32 psn)
 	       (bit < 64 && (v->bitmap & BIT_ULL(bit)));
 }
 
+/* Whether the SACK says anything of @psn: acked or not. */
+static bool mrc_tx_view_covers(const struct mrc_tx_sack_view *v, u32 psn)
+{
+	return mrc_psn_before(psn, v->cack) || psn == v->ack_psn ||
+	       mrc_psn_sub(psn, v->base) < 64;
+}
+
 /* Highest set bit, -1 for none. */
 static int mrc_fls64(u64 x)
 {
@@ -388,12 +395,13 @@ static u32 mrc_tx_per_path(struct mrc_tx *tx, const struct mrc_tx_sack_view *v,
 
 		next = tx->ring[idx].link_next;
 		/*
-		 * Between the cumulative ack and the bitmap the SACK says
-		 * nothing: the packet may have arrived (its own SACK is on
-		 * a slower reverse path). Only what the SACK covers counts.
+		 * Between the cumulative ack and the bitmap, and beyond the
+		 * bitmap, the SACK says nothing: the packet may have arrived
+		 * (its own SACK is on a slower reverse path). Only what the
+		 * SACK covers counts. With hundreds of paths, thousands of
+		 * PSNs are in flight and most lie outside the 64-bit bitmap.
 		 */
-		if (mrc_psn_after_eq(psn, v->cack) &&
-		    mrc_psn_before(psn, v->base))
+		if (!mrc_tx_view_covers(v, psn))
 			continue;
 		if (!mrc_tx_view_acks(v, psn))
 			lost += mrc_tx_to_lost(tx, idx, MRC_LOSS_PER_PATH, 0);
@@ -401,16 +409,40 @@ static u32 mrc_tx_per_path(struct mrc_tx *tx, const struct mrc_tx_sack_view *v,
 	return lost;
 }
 
+/**
+ * mrc_tx_set_reorder() - how late a packet on a path may be acknowledged.
+ * @tx: scoreboard.
+ * @path: path index (ignored if out of range).
+ * @window_us: microseconds after it left (0: no wait).
+ *
+ * A packet is acknowledged about its path's RTT after it left, however
+ * many PSNs sprayed later on faster paths were acknowledged before it:
+ * with hundreds of paths whose delays differ, that is far more PSNs than
+ * any fixed gap threshold. SACK gaps call it lost only once @window_us
+ * have passed (RACK's reordering window, per path; the connection derives
+ * it from the path's smoothed RTT, see mrc_conn_rx_sack()).
+ */
+void mrc_tx_set_reorder(struct mrc_tx *tx, int path, u32 window_us)
+{
+	if (path < 0 || path >= tx->npaths)
+		return;
+	tx->paths[path].reorder_us = window_us;
+}
+
 /*
  * SACK-gap detection: a first transmission is lost once gap_thresh later
- * PSNs are acknowledged. Walk down from the highest acked PSN to the
- * gap_thresh-th acked one; every first transmission below it (and above
- * what earlier SACKs judged) is lost.
+ * PSNs are acknowledged and its path's reordering window has passed since
+ * it left. Walk down from the highest acked PSN to the gap_thresh-th acked
+ * one; every first transmission below it (and above what earlier SACKs
+ * judged) is lost. The judgement stops at the first one still within its
+ * window: the next SACK takes it up again (an RTO if none comes).
  */
-static u32 mrc_tx_sack_gaps(struct mrc_tx *tx)
+static u32 mrc_tx_sack_gaps(struct mrc_tx *tx, u64 now)
 {
+	u64 due;
 	u32 psn = tx->sack_hi, count = 0, lost = 0;
 
+	tx->gap_due = 0;
 	if (!tx->gap_thresh)
 		return 0;
 	while (psn != tx->gap_mark && count < tx->gap_thresh) {
@@ -423,10 +455,40 @@ static u32 mrc_tx_sack_gaps(struct mrc_tx *tx)
 	for (; tx->gap_mark != psn; tx->gap_mark = mrc_psn_add(tx->gap_mark, 1)) {
 		u32 idx = mrc_tx_idx(tx, tx->gap_mark);
 
-		if (tx->ring[idx].state == MRC_TXS_INFLIGHT)
-			lost += mrc_tx_to_lost(tx, idx, MRC_LOSS_SACK_GAP, 0);
+		const struct mrc_tx_entry *e = &tx->ring[idx];
+
+		if (e->state != MRC_TXS_INFLIGHT)
+			continue;
+		due = e->sent_ns;
+		if (e->path < tx->npaths)
+			due += (u64)tx->paths[e->path].reorder_us *
+			       MRC_NSEC_PER_USEC;
+		if (now < due) {
+			tx->gap_due = due;
+			break;
+		}
+		lost += mrc_tx_to_lost(tx, idx, MRC_LOSS_SACK_GAP, 0);
 	}
 	return lost;
+}
+
+/**
+ * mrc_tx_on_gap_due() - the reordering window of a held-back packet ended.
+ * @tx: scoreboard.
+ * @now: current time (>= @tx->gap_due).
+ *
+ * Judges again what the last SACK left to judge, as if it came again:
+ * without this, a packet lost at the end of a burst (no later SACK) would
+ * wait for its retransmission timeout.
+ *
+ * Return: how many entries were moved to the lost queue (their cause
+ * MRC_LOSS_SACK_GAP); the caller accounts for them as for a SACK's.
+ */
+u32 mrc_tx_on_gap_due(struct mrc_tx *tx, u64 now)
+{
+	if (!tx->gap_due || now < tx->gap_due)
+		return 0;
+	return mrc_tx_sack_gaps(tx, now);
 }
 
 /* Move una to @cack, freeing the entries it passes. */
@@ -498,7 +560,7 @@ int mrc_tx_on_sack(struct mrc_tx *tx, const struct mrc_sack *sack, int path,
 		if (v.bitmap & BIT_ULL(i))
 			mrc_tx_ack_one(tx, mrc_psn_add(v.base, i), now, res);
 	mrc_tx_ack_one(tx, v.ack_psn, now, res);
-	res->lost += mrc_tx_sack_gaps(tx);
+	res->lost += mrc_tx_sack_gaps(tx, now);
 
 	res->una = tx->una;
 	res->una_off = tx->una_off;

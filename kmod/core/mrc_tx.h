@@ -111,12 +111,17 @@ struct mrc_tx_list {
  * struct mrc_tx_path - scoreboard state of one path index.
  * @list: in-flight entries sent on the path, in send order.
  * @inflight: their number.
+ * @reorder_us: how long after it left a packet on the path may still be
+ *	acknowledged although later PSNs were (microseconds, 0: no
+ *	estimate): packets sprayed later on faster paths overtake it, so
+ *	SACK gaps do not call it lost before then (mrc_tx_set_reorder()).
  * @acked_sent: send time of the latest-sent packet on the path that was
  *	acknowledged (sent once: a retransmission's copy is ambiguous).
  */
 struct mrc_tx_path {
 	struct mrc_tx_list list;
 	u32 inflight;
+	u32 reorder_us;
 	u64 acked_sent;
 };
 
@@ -136,6 +141,9 @@ struct mrc_tx_path {
  * @una_off: stream offset up to which everything is cumulatively acked.
  * @sack_hi: one past the highest PSN acknowledged (>= @una).
  * @gap_mark: the SACK-gap rule has judged every PSN before this one.
+ * @gap_due: when the packet at @gap_mark, held back by its path's
+ *	reordering window, may be judged lost (0: none waits;
+ *	mrc_tx_on_gap_due()).
  * @time_list: in-flight entries by time of last transmission.
  * @lost_list: the lost queue, in detection order.
  * @lost_by_cause: losses detected, per enum mrc_loss_cause.
@@ -158,6 +166,7 @@ struct mrc_tx {
 	u64 una_off;
 	u32 sack_hi;
 	u32 gap_mark;
+	u64 gap_due;
 	struct mrc_tx_list time_list;
 	struct mrc_tx_list lost_list;
 	u64 lost_by_cause[__MRC_LOSS_MAX];
@@ -236,6 +245,7 @@ int mrc_tx_init(struct mrc_tx *tx, u32 init_psn, u32 mpr, u64 start_off,
 		struct mrc_tx_path *paths, u16 npaths);
 void mrc_tx_set_mpr(struct mrc_tx *tx, u32 mpr);
 bool mrc_tx_can_send(const struct mrc_tx *tx, u32 win_pkts, u64 win_bytes);
+void mrc_tx_set_reorder(struct mrc_tx *tx, int path, u32 window_us);
 int mrc_tx_send_new(struct mrc_tx *tx, const struct mrc_tx_pkt *pkt,
 		    u16 path, u64 now, u32 *psn);
 int mrc_tx_send_rtx(struct mrc_tx *tx, u32 psn, u16 path, u64 now);
@@ -247,6 +257,7 @@ int mrc_tx_on_nack(struct mrc_tx *tx, u32 psn, u8 reason, int path,
 		   u16 *lost_path);
 int mrc_tx_unsent(struct mrc_tx *tx, u32 psn, u16 path);
 u64 mrc_tx_next_timeout(const struct mrc_tx *tx, u64 rto);
+u32 mrc_tx_on_gap_due(struct mrc_tx *tx, u64 now);
 u32 mrc_tx_expire(struct mrc_tx *tx, u64 now, u64 rto);
 u32 mrc_tx_path_lost(struct mrc_tx *tx, u16 path);
 bool mrc_tx_peek_lost(const struct mrc_tx *tx, struct mrc_tx_lost *out);
