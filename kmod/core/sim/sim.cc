@@ -164,6 +164,8 @@ private:
 	void log(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	bool path_up(uint32_t path, uint64_t t) const;
 	bool setup_endpoint(int side);
+	bool faulted(uint32_t path) const;
+	void check_balance();
 	void transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_t> bytes);
 	bool kick(int side);
 	bool deliver(const Packet &p);
@@ -213,6 +215,57 @@ bool Sim::path_up(uint32_t path, uint64_t t) const
 		    ((t - sc_.fault_at) / sc_.flap_period_ns) % 2 == 0)
 			return false;
 	return true;
+}
+
+bool Sim::faulted(uint32_t path) const
+{
+	auto touches = [path](const std::vector<std::pair<uint32_t, Window>> &v) {
+		for (auto &w : v)
+			if (w.first == path)
+				return true;
+		return false;
+	};
+	for (auto &d : sc_.plane_down)
+		if (d.first == path / sc_.per_plane)
+			return true;
+	for (auto f : sc_.flapping)
+		if (f == path)
+			return true;
+	return touches(sc_.blackholes) || touches(sc_.oneway[0]) || touches(sc_.oneway[1]) ||
+	       touches(sc_.slow);
+}
+
+// The share of A's packets each path carried, against the mean over the
+// paths never taken out: spraying must spread a bulk transfer evenly.
+void Sim::check_balance()
+{
+	const mrc_conn *c = &ep_[0].conn;
+	std::vector<uint32_t> tx;
+
+	for (uint32_t i = 0; i < mrc_conn_path_count(c); i++) {
+		const mrc_path *pp = mrc_conn_path(c, i);
+		bool out = false;
+
+		for (uint32_t id : res_.out_paths)
+			out |= id == pp->cfg_id;
+		if (!out && !faulted(pp->cfg_id))
+			tx.push_back(pp->stats.tx_pkts);
+	}
+	if (tx.empty())
+		return (void)fail("no path of A stayed in use");
+	double mean = 0;
+	for (uint32_t n : tx)
+		mean += n;
+	mean /= tx.size();
+	auto [lo, hi] = std::minmax_element(tx.begin(), tx.end());
+	res_.balance_min = *lo / mean;
+	res_.balance_max = *hi / mean;
+	double tol = sc_.balance_pct / 100.0;
+	if (res_.balance_min < 1 - tol || res_.balance_max > 1 + tol)
+		fail("per-path packets of A from " + std::to_string(*lo) + " to " +
+		     std::to_string(*hi) + " over " + std::to_string(tx.size()) + " paths, mean " +
+		     std::to_string((uint64_t)mean) + ": not within +-" +
+		     std::to_string(sc_.balance_pct) + "%");
 }
 
 bool Sim::setup_endpoint(int side)
@@ -542,8 +595,10 @@ bool Sim::kick(int side)
 			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side,
 			    cev.index, cev.plane, cev.old_state, cev.new_state, cev.reason,
 			    cev.drops);
-			if (cev.new_state == MRC_PATH_ASSUMED_BAD)
+			if (cev.new_state == MRC_PATH_ASSUMED_BAD) {
 				res_.paths_out++;
+				res_.out_paths.push_back(mrc_conn_path(c, cev.index)->cfg_id);
+			}
 		} else if (cev.type == MRC_CEV_RECOVERY)
 			log("side %d recovery ttr %.1f us", side, cev.ttr_ns / 1000.0);
 		else {
@@ -931,6 +986,14 @@ Result Sim::run()
 		    info.rcv_held, (unsigned long long)info.rtx_pkts,
 		    (unsigned long long)info.timeouts, info.paths_by_state[MRC_PATH_GOOD],
 		    info.paths_by_state[MRC_PATH_ASSUMED_BAD]);
+		log("side %d retransmissions by cause: sack-gap %llu per-path %llu rto %llu "
+		    "nack %llu link %llu, spurious %llu",
+		    s, (unsigned long long)info.rtx_by_cause[MRC_LOSS_SACK_GAP],
+		    (unsigned long long)info.rtx_by_cause[MRC_LOSS_PER_PATH],
+		    (unsigned long long)info.rtx_by_cause[MRC_LOSS_RTO],
+		    (unsigned long long)info.rtx_by_cause[MRC_LOSS_NACK],
+		    (unsigned long long)info.rtx_by_cause[MRC_LOSS_LINK],
+		    (unsigned long long)info.spurious);
 		for (uint32_t i = 0; v_ && i < mrc_conn_path_count(&ep_[s].conn); i++) {
 			const mrc_path *pp = mrc_conn_path(&ep_[s].conn, i);
 			log("side %d path %u cfg %u state %u tx %u probes %u ok %u failed %u", s, i,
@@ -951,6 +1014,12 @@ Result Sim::run()
 		return res_;
 	if (sc_.expect_no_path_out && res_.paths_out)
 		fail(std::to_string(res_.paths_out) + " paths went ASSUMED_BAD, nothing was lost");
+	for (uint32_t id : res_.out_paths)
+		if (sc_.expect_out_only_faulted && !faulted(id))
+			fail("path " + std::to_string(id) +
+			     ", which no fault touched, went ASSUMED_BAD");
+	if (sc_.balance_pct)
+		check_balance();
 	if (sc_.expect_timeout) {
 		uint64_t budget = mrc_policy_timeout_budget(&sc_.params.policy);
 		uint64_t limit = sc_.fault_at + budget + sc_.params.policy.rto_max_ns +

@@ -56,7 +56,14 @@ struct Scenario {
 	uint64_t slow_ns = 0;
 	int slow_from = -1;              // the side whose packets are slowed (-1: both)
 	bool expect_no_path_out = false; // fail if a path goes ASSUMED_BAD
-	std::vector<uint32_t> flapping;  // paths
+	// fail if a path goes ASSUMED_BAD that no fault touches (a
+	// blackhole, one-way loss, plane down or flapping)
+	bool expect_out_only_faulted = false;
+	// fail unless every path of A (the bulk sender) carried its share
+	// of A's packets within +-balance_pct % of the mean over the paths
+	// that stayed in use (0: not checked)
+	uint32_t balance_pct = 0;
+	std::vector<uint32_t> flapping; // paths
 	uint64_t flap_period_ns = 300000;
 	bool expect_timeout = false; // all paths die for good
 	uint64_t stall_limit_ns = 0; // assert the longest stall (0: report only)
@@ -77,7 +84,9 @@ struct Result {
 	uint64_t bytes = 0;
 	uint64_t retransmits = 0, spurious = 0, timeouts = 0;
 	uint64_t pkts = 0, corrupt_dropped = 0;
-	uint64_t paths_out = 0; // path events to ASSUMED_BAD, both sides
+	uint64_t paths_out = 0;                  // path events to ASSUMED_BAD, both sides
+	std::vector<uint32_t> out_paths;         // their configured ids (repeats kept)
+	double balance_min = 0, balance_max = 0; // A's tx per path / mean
 	int err_a = 0, err_b = 0;
 	uint64_t fail_ns = 0;
 };
