@@ -59,6 +59,13 @@ mutant suspect-never-bad kmod/core/mrc_path.c \
 	'			if (mrc_path_in_use(p))
 				mrc_path_make_bad(t, i, reason, now);' \
 	'			(void)reason;'
+mutant gap-ignores-reorder-window kmod/core/mrc_tx.c \
+	'		if (now < due) {' \
+	'		if (0) {'
+mutant per-path-beyond-bitmap kmod/core/mrc_tx.c \
+	'		if (!mrc_tx_view_covers(v, psn))
+			continue;' \
+	'		(void)mrc_tx_view_covers;'
 mutant stale-sack-credit kmod/core/mrc_conn_rx.c \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before);' \
 	'fresh = mrc_psn_after_eq(s->cack_psn, una_before) || 1;'
