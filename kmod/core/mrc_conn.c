@@ -954,9 +954,11 @@ static void mrc_conn_skip_tick(struct mrc_conn *conn, u64 now)
  * @conn: connection.
  * @now: current time.
  *
- * Retransmission timeouts (the packets go to the lost queue, their
- * paths are blamed: total silence makes a path ASSUMED_BAD at once),
- * the retry budget (ETIMEDOUT), the persist timer (zero window, no
+ * SACK-gap judgements whose reordering window ended
+ * (mrc_tx_on_gap_due()), retransmission timeouts (the packets go to the
+ * lost queue, their paths are blamed: a path silent while others answer
+ * becomes suspect, mrc_path_suspect()), suspect paths' verdicts, the
+ * retry budget (ETIMEDOUT), the persist timer (zero window, no
  * usable path, unacknowledged tail: a probe), path probes, the delayed
  * SACK and the end of SKIP periods. Then drain mrc_conn_next_tx() and
  * mrc_conn_next_ctrl().

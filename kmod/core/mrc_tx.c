@@ -200,6 +200,7 @@ int mrc_tx_init(struct mrc_tx *tx, u32 init_psn, u32 mpr, u64 start_off,
 	for (i = 0; i < npaths; i++) {
 		mrc_tx_list_init(&paths[i].list);
 		paths[i].inflight = 0;
+		paths[i].reorder_us = 0;
 		paths[i].acked_sent = 0;
 	}
 	tx->ring = ring;
@@ -453,9 +454,8 @@ static u32 mrc_tx_sack_gaps(struct mrc_tx *tx, u64 now)
 	if (count < tx->gap_thresh)
 		return 0;
 	for (; tx->gap_mark != psn; tx->gap_mark = mrc_psn_add(tx->gap_mark, 1)) {
-		u32 idx = mrc_tx_idx(tx, tx->gap_mark);
-
-		const struct mrc_tx_entry *e = &tx->ring[idx];
+		const struct mrc_tx_entry *e =
+			&tx->ring[mrc_tx_idx(tx, tx->gap_mark)];
 
 		if (e->state != MRC_TXS_INFLIGHT)
 			continue;
@@ -467,7 +467,8 @@ static u32 mrc_tx_sack_gaps(struct mrc_tx *tx, u64 now)
 			tx->gap_due = due;
 			break;
 		}
-		lost += mrc_tx_to_lost(tx, idx, MRC_LOSS_SACK_GAP, 0);
+		lost += mrc_tx_to_lost(tx, mrc_tx_idx(tx, tx->gap_mark),
+				       MRC_LOSS_SACK_GAP, 0);
 	}
 	return lost;
 }
