@@ -595,10 +595,8 @@ bool Sim::kick(int side)
 			log("side %d path %u (plane %u) %u -> %u reason %u drops %u", side,
 			    cev.index, cev.plane, cev.old_state, cev.new_state, cev.reason,
 			    cev.drops);
-			if (cev.new_state == MRC_PATH_ASSUMED_BAD) {
-				res_.paths_out++;
+			if (cev.new_state == MRC_PATH_ASSUMED_BAD)
 				res_.out_paths.push_back(mrc_conn_path(c, cev.index)->cfg_id);
-			}
 		} else if (cev.type == MRC_CEV_RECOVERY)
 			log("side %d recovery ttr %.1f us", side, cev.ttr_ns / 1000.0);
 		else {
@@ -1012,8 +1010,9 @@ Result Sim::run()
 	}
 	if (!res_.ok)
 		return res_;
-	if (sc_.expect_no_path_out && res_.paths_out)
-		fail(std::to_string(res_.paths_out) + " paths went ASSUMED_BAD, nothing was lost");
+	if (sc_.expect_no_path_out && !res_.out_paths.empty())
+		fail(std::to_string(res_.out_paths.size()) +
+		     " paths went ASSUMED_BAD, nothing was lost");
 	for (uint32_t id : res_.out_paths)
 		if (sc_.expect_out_only_faulted && !faulted(id))
 			fail("path " + std::to_string(id) +

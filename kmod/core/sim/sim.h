@@ -84,8 +84,9 @@ struct Result {
 	uint64_t bytes = 0;
 	uint64_t retransmits = 0, spurious = 0, timeouts = 0;
 	uint64_t pkts = 0, corrupt_dropped = 0;
-	uint64_t paths_out = 0;                  // path events to ASSUMED_BAD, both sides
-	std::vector<uint32_t> out_paths;         // their configured ids (repeats kept)
+	// path events to ASSUMED_BAD, both sides: the paths' configured ids,
+	// a path once per event
+	std::vector<uint32_t> out_paths;
 	double balance_min = 0, balance_max = 0; // A's tx per path / mean
 	int err_a = 0, err_b = 0;
 	uint64_t fail_ns = 0;
