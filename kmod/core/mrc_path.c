@@ -1229,17 +1229,24 @@ u32 mrc_path_reverse_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
 
 /*
  * Whether an ASSUMED_BAD path failed because of the link failure being
- * reported now. Timeouts often beat the report: a peer's port-status
- * update comes a round trip after its port died, and a local carrier loss
- * can be noticed late. A path heard from within the last rto_max was
- * working until just before; one silent for longer failed on its own.
+ * reported now (@reason). Timeouts often beat the report: a peer's
+ * port-status update comes a round trip after its port died, and a local
+ * carrier loss can be noticed late. A path heard from within the last
+ * rto_max was working until just before; one silent for longer failed on
+ * its own. A path the local stack refused, though, failed on the local
+ * link whenever it was last heard: a slow host (a debug kernel) may not
+ * hear a path for rto_max while its carrier goes.
  */
 static bool mrc_path_failed_with_link(const struct mrc_path_table *t,
-				      const struct mrc_path *p, mrc_time_t now)
+				      const struct mrc_path *p, u8 reason,
+				      mrc_time_t now)
 {
-	return p->state == MRC_PATH_ASSUMED_BAD &&
-	       !(p->flags & (MRC_PATHF_LINK_OUT | MRC_PATHF_REMOVED)) &&
-	       p->last_heard && now - p->last_heard <= t->pol.rto_max_ns;
+	if (p->state != MRC_PATH_ASSUMED_BAD ||
+	    (p->flags & (MRC_PATHF_LINK_OUT | MRC_PATHF_REMOVED)))
+		return false;
+	if (reason == MRC_PR_PLANE_DOWN && p->reason == MRC_PR_TX_REFUSED)
+		return true;
+	return p->last_heard && now - p->last_heard <= t->pol.rto_max_ns;
 }
 
 /*
@@ -1267,7 +1274,7 @@ static void mrc_path_link_down(struct mrc_path_table *t, u32 plane, u8 reason,
 			continue;
 		/* Outstanding probes of the plane say nothing any more. */
 		p->flags &= ~MRC_PATHF_PROBE_OUT;
-		if (mrc_path_failed_with_link(t, p, now)) {
+		if (mrc_path_failed_with_link(t, p, reason, now)) {
 			/* Returns with the link, without probing. */
 			p->flags |= MRC_PATHF_LINK_OUT;
 			mrc_path_set_reason(t, i, reason);

@@ -1291,6 +1291,36 @@ TEST_F(PathTable, PathsThatJustTimedOutReturnWithThePeerPort)
 	EXPECT_EQ(t.paths[old].next_probe, now);
 }
 
+// A path the local stack refused failed on the local link, however long
+// it went unheard before (a slow host): the plane's carrier loss claims
+// it, and it returns with the plane. One that timed out as long ago is
+// still its own failure.
+TEST_F(PathTable, PathsTheStackRefusedReturnWithTheirPlane)
+{
+	std::vector<u32> good = InState(MRC_PATH_GOOD, 2);
+	u32 refused = good[0], silent = good[1];
+
+	mrc_path_on_sack(&t, refused, now, MRC_PATH_MARK_NONE);
+	mrc_path_on_sack(&t, silent, now, MRC_PATH_MARK_NONE);
+	now += pol.rto_max_ns + kMs;
+	ASSERT_TRUE(mrc_path_on_tx_refused(&t, refused, true, now));
+	Fail(silent);
+	now += 30 * kMs;
+	events.clear();
+	mrc_path_set_plane(&t, 2, false, now);
+	EXPECT_TRUE(Saw(refused, MRC_PATH_ASSUMED_BAD, MRC_PATH_ASSUMED_BAD, MRC_PR_PLANE_DOWN))
+	    << "the plane's link explains the refusal";
+	for (auto &e : events)
+		EXPECT_NE(e.index, silent) << "silent for longer than rto_max: its own failure";
+	events.clear();
+	now += kMs;
+	mrc_path_set_plane(&t, 2, true, now);
+	EXPECT_TRUE(Saw(refused, MRC_PATH_ASSUMED_BAD, MRC_PATH_GOOD, MRC_PR_PLANE_UP) ||
+		    Saw(refused, MRC_PATH_ASSUMED_BAD, MRC_PATH_BACKUP, MRC_PR_PLANE_UP))
+	    << "back with the plane, without probing";
+	EXPECT_EQ(State(silent), (u32)MRC_PATH_ASSUMED_BAD) << "still probed";
+}
+
 TEST_F(PathTable, AllPlanesDownStallsThenRecovers)
 {
 	for (u32 p = 0; p < 4; p++)
