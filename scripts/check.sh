@@ -24,19 +24,21 @@ start=$SECONDS
 step() { echo; echo "==> $*"; }
 die() { echo "check: FAILED at step: $*" >&2; exit 1; }
 
-# ktap_failures KTAP: why each failed test of KTAP failed: its failed
-# checks and the diagnostics printed just before and after them.
+# ktap_failures KTAP: why each failed test of KTAP failed: each failed
+# check with the two diagnostics just before it, then the test's "# why:"
+# lines (what it printed to explain a failure, e.g. lib_apps.sh's longest
+# recovery). Printed again just above the summary, where a CI log that
+# keeps only its end shows them.
 ktap_failures() {
-	awk '/^    # Subtest:/ { name = $3; n = 0; after = 0; next }
-	     /^    # / {
-		if (after > 0) { print name ": " $0; after--; next }
-		ctx[n++ % 4] = $0; next
-	     }
+	awk '/^    # Subtest:/ { name = $3; n = 0; next }
+	     /^    # why: / { why[name] = why[name] name ": " substr($0, 5) "\n"; next }
+	     /^    # / { ctx[n++ % 2] = $0; next }
 	     /^    not ok / {
-		for (i = (n > 4 ? n - 4 : 0); i < n; i++) print name ": " ctx[i % 4]
-		print name ": " $0; n = 0; after = 4; next
+		for (i = (n > 2 ? n - 2 : 0); i < n; i++) print name ": " ctx[i % 2]
+		print name ": " $0; n = 0; next
 	     }
-	     /^    ok / { n = 0; after = 0 }' "$1" | sed 's/  */ /g' | head -60
+	     /^    ok / { n = 0 }
+	     /^not ok / { printf "%s", why[name] }' "$1" | sed 's/  */ /g' | cut -c1-200 | head -40
 }
 
 step "dependencies"
@@ -47,6 +49,7 @@ make -C kmod W=1 KCFLAGS=-Werror || die "kernel module build"
 cmake -S . -B "$build" >/dev/null || die "cmake configure"
 cmake --build "$build" -j"$jobs" || die "userspace build"
 mkdir -p "$logdir"
+rm -f "$logdir/why.txt"
 
 step "lint"
 scripts/lint-kernel.sh || die "kernel lint"
@@ -79,7 +82,7 @@ if [ -r "$ktap" ]; then
 	grep -E '^ok ' "$ktap" | sed -E 's/^ok [0-9]+ ([^ ]+).*# ([0-9]+)[0-9]{3} ms$/\1:\2s/' |
 		paste -sd' ' | fold -s -w 100 | sed 's/^/passed: /'
 	grep -E '^not ok ' "$ktap" || true
-	ktap_failures "$ktap"
+	ktap_failures "$ktap" | tee "$logdir/why.txt"
 fi
 summary=$(grep -E '^selftests: ' "$logdir/selftests.log" | tail -1)
 v_passed=$(echo "$summary" | sed -n 's/selftests: \([0-9]\+\) passed.*/\1/p')
@@ -99,7 +102,7 @@ if [ "${MRC_CHECK_MULTI:-1}" != 0 ]; then
 	multi_ok=${PIPESTATUS[0]}
 	if [ -r "$build/selftests-multi/ktap.txt" ]; then
 		grep -E '^not ok ' "$build/selftests-multi/ktap.txt"
-		ktap_failures "$build/selftests-multi/ktap.txt"
+		ktap_failures "$build/selftests-multi/ktap.txt" | tee -a "$logdir/why.txt"
 	fi
 	summary=$(grep -E '^selftests-multi: [0-9]+ passed' "$logdir/selftests-multi.log" | tail -1)
 	m_passed=$(echo "$summary" | sed -n 's/selftests-multi: \([0-9]\+\) passed.*/\1/p')
@@ -113,6 +116,11 @@ v_passed=$((v_passed + m_passed))
 v_failed=$((v_failed + m_failed))
 v_skipped=$((v_skipped + ${m_skipped:-0}))
 
+if [ -s "$logdir/why.txt" ]; then
+	echo
+	echo "==> why the failed VM tests failed (in full: $build/selftests*/ktap.txt)"
+	head -24 "$logdir/why.txt"
+fi
 passed=$((u_total - u_failed + v_passed))
 failed=$((u_failed + v_failed))
 echo

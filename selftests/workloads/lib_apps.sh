@@ -472,9 +472,9 @@ apps_steps() {
 apps_judge() {
 	local tr=$1 name=$2 err kind ns dev p0 p1 drops i=0 bound conns p90
 	local w_n w_p50 w_p90 w_max w_after w_wait w_over bad=0
-	local r_n r_conns r_ttr r_conn r_bad r_floor
+	local r_n r_conns r_ttr r_conn r_bad r_floor r_all=
 	eval "$(apps_steps s "$name")"
-	[ "$tr" = mrc ] && eval "$(apps_recoveries r "$name")"
+	[ "$tr" = mrc ] && r_all=$(apps_recoveries r "$name") && eval "$r_all"
 	err=$s_error
 	[ "$err" = - ] && err=${3:-wrong or no results}
 	mrc_info "$tr: $s_n steps; fault-free steps (yardstick, $s_base_n): p50 $s_base_p50_ms ms," \
@@ -514,8 +514,12 @@ apps_judge() {
 		mrc_info "$tr $kind: not injected, the job had ended ($err)"
 		[ "$tr" = mrc ] && { mrc_fail "$tr $kind: the fault went in mid-job"; bad=1; }
 	done
-	# what MRC saw, whenever one of its checks failed
-	[ "$bad" = 1 ] && apps_recorder_report
+	# what MRC saw, whenever one of its checks failed: each window's
+	# longest recovery (recorder.py's comment lines), then the totals
+	if [ "$bad" = 1 ]; then
+		grep '^#' <<< "$r_all" | sed 's/^# /# why: /'
+		apps_recorder_report
+	fi
 	return 0
 }
 

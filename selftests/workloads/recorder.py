@@ -16,6 +16,10 @@ repair). Prints shell assignments, per window i (1, 2, ...):
   PREFIX_w<i>_ttr_conn   the connection (host:conn id) it was on
   PREFIX_w<i>_to_bad     path transitions into assumed-bad
   PREFIX_w<i>_min_active paths put back in use by the min-active floor
+and then, as comment lines (an eval skips them; apps_judge prints them
+when a check failed), the longest recovery's story: the events of its
+connection on its host from 50 ms before its loss to its end, with every
+host's plane events of that time.
 """
 import calendar
 import re
@@ -42,7 +46,8 @@ def events(path):
         if not m:
             continue
         rest = m.group(4)
-        ev = {"t": epoch(m.group(1), m.group(2)), "type": m.group(3), "host": host}
+        ev = {"t": epoch(m.group(1), m.group(2)), "type": m.group(3), "host": host,
+              "line": line}
         c = re.search(r" conn (\d+)", rest)
         ev["conn"] = f"{host}:{c.group(1)}" if c else None
         d = re.search(r" ttr (\d+)(ns|us|ms|s)\b", rest)
@@ -74,6 +79,22 @@ def main():
         }
         for k, v in out.items():
             print(f"{pre}_w{n}_{k}={v}")
+        if worst:
+            story(n, worst, evs)
+
+
+def story(n, worst, evs, limit=16):
+    """The longest recovery's events, as comment lines."""
+    t0, t1 = worst["t"] - worst["ttr"] - 0.05, worst["t"]
+    told = [e for e in evs if t0 <= e["t"] <= t1 and
+            (e["conn"] == worst["conn"] or e["type"].startswith("plane-"))]
+    told.sort(key=lambda e: e["t"])
+    print(f"# window {n}: the longest recovery, {round(worst['ttr'] * 1000)} ms on {worst['conn']}:"
+          f" {len(told)} events from 50 ms before its loss{', the last ' + str(limit) if len(told) > limit else ''}")
+    for e in told[-limit:]:
+        # the time of day and what happened, without the addresses
+        line = re.sub(r" (local|remote) \[[^]]*\]:\d+", "", e["line"][11:])
+        print(f"#   {e['host']} {line}")
 
 
 if __name__ == "__main__":
