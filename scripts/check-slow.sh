@@ -7,6 +7,9 @@
 #   48-stalled-reader  a peer that stops reading for minutes: the reader
 #                      sleeps 180 s (MRC_TEST_STALL_PAUSE_S; make check:
 #                      3 x the default policy's retry budget, 13.5 s)
+#   40-transfer-fabric  four times the bytes of each mode's transfers
+#                      (MRC_TEST_FABRIC_FULL=1: 1.5 GiB of STREAM and
+#                      140k SEQPACKET messages; make check: a quarter)
 #   49-path-mtu        one spine link with an MTU below the data packets'
 #                      size during a 192 MiB transfer, each variant
 #                      (MRC_TEST_PMTU_BYTES=201326592; make check: a 4 s
@@ -27,9 +30,10 @@ cd "$root" || exit 2
 
 export MRC_TEST_STALL_PAUSE_S=${MRC_TEST_STALL_PAUSE_S:-180}
 export MRC_TEST_PMTU_BYTES=${MRC_TEST_PMTU_BYTES:-201326592}
+export MRC_TEST_FABRIC_FULL=${MRC_TEST_FABRIC_FULL:-1}
 export MRC_SELFTESTS_OUT=${MRC_SELFTESTS_OUT:-$root/build/selftests-slow}
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(48-stalled-reader 49-path-mtu 75-probe-budget)
+[ ${#tests[@]} -gt 0 ] || tests=(40-transfer-fabric 48-stalled-reader 49-path-mtu 75-probe-budget)
 
 start=$SECONDS
 selftests/run.sh -q "${tests[@]}" 2>&1 | tee "$MRC_SELFTESTS_OUT.log"
