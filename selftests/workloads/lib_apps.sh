@@ -439,14 +439,21 @@ apps_steps() {
 #  - each fault went in mid-job: steps ran while it was in place, and
 #    after it;
 #  - every recovery of a loss in the window (every host, every
-#    connection) took at most 2 x rto_max. Derivation: a packet lost to
-#    the fault is retransmitted on another path once its RTO expires (SACKs
+#    connection) took at most 2 x rto_max under 1% loss, 3 x rto_max
+#    under a blackhole or a plane down. Derivation: a packet lost to the
+#    fault is retransmitted on another path once its RTO expires (SACKs
 #    from the other paths usually find it sooner), the RTO being clamped to
 #    rto_max; the retransmission can itself be lost once (to 1% loss, or
 #    because it left before the path was known bad) and costs at most
-#    another rto_max, the backoff being clamped too. It fails if MRC leaves
-#    a lost packet on the dead path, backs off past rto_max, or waits for
-#    a probe or a reconnection before using the other paths;
+#    another rto_max, the backoff being clamped too. A recovery is an
+#    episode (mrc_ttr.h): a loss found while one is open extends it. With
+#    a path dead, the packets it took before its first loss was found are
+#    lost too, each found within rto_max of that first one (nothing new
+#    goes to a suspect path, and the first of them left before it): one
+#    more rto_max. It fails if MRC leaves a lost packet on the dead path,
+#    backs off past rto_max, or waits for a probe or a reconnection before
+#    using the other paths. (CI once saw 245 ms under planedown, over
+#    the 2 x rto_max this check asked then; locally 57-114 ms);
 #  - every step under a fault took at most base_max + 2 x rto_max x C,
 #    C the connections that recovered a loss in the window (at least 1):
 #    each of them can hold a step for one recovery, and a step waits for
@@ -472,7 +479,7 @@ apps_steps() {
 apps_judge() {
 	local tr=$1 name=$2 err kind ns dev p0 p1 drops i=0 bound conns p90
 	local w_n w_p50 w_p90 w_max w_after w_wait w_over bad=0
-	local r_n r_conns r_ttr r_conn r_bad r_floor r_all=
+	local r_n r_conns r_ttr r_conn r_bad r_floor r_all= r_mult
 	eval "$(apps_steps s "$name")"
 	[ "$tr" = mrc ] && r_all=$(apps_recoveries r "$name") && eval "$r_all"
 	err=$s_error
@@ -497,8 +504,10 @@ apps_judge() {
 		bound=$((${s_base_max_ms/-/0} + 2 * APPS_RTO_MAX_MS * conns))
 		mrc_check "$tr $kind: the fault went in mid-job ($w_n steps under it, $w_after after)" \
 			test "$w_n" -ge 1 -a "$w_after" -ge 1 || bad=1
-		mrc_check "$tr $kind: every recovery took <= 2 x rto_max = $((2 * APPS_RTO_MAX_MS)) ms (longest $r_ttr ms)" \
-			test "${r_ttr/-/0}" -le $((2 * APPS_RTO_MAX_MS)) || bad=1
+		r_mult=2
+		case $kind in blackhole | planedown) r_mult=3 ;; esac
+		mrc_check "$tr $kind: every recovery took <= $r_mult x rto_max = $((r_mult * APPS_RTO_MAX_MS)) ms (longest $r_ttr ms)" \
+			test "${r_ttr/-/0}" -le $((r_mult * APPS_RTO_MAX_MS)) || bad=1
 		mrc_check "$tr $kind: worst step under the fault $w_max ms <= fault-free max + 2 x rto_max x $conns connections = $bound ms" \
 			test "$w_max" != - -a "${w_max/-/0}" -le "$bound" || bad=1
 		case $kind in
@@ -527,6 +536,6 @@ apps_judge() {
 # fault windows, as shell assignments, for eval.
 apps_recoveries() {
 	# shellcheck disable=SC2046
-	"${APPS_HELPER[@]}" "$APPS_DIR/recorder.py" "$1" "$(((2 * APPS_RTO_MAX_MS + 999) / 1000))" \
+	"${APPS_HELPER[@]}" "$APPS_DIR/recorder.py" "$1" "$(((3 * APPS_RTO_MAX_MS + 999) / 1000))" \
 		"$_apps_rec"/events.* -- $(awk '{ print $4 "," $5 }' "$APPS_RES/$2.fault" 2>/dev/null)
 }
