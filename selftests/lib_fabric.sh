@@ -384,16 +384,50 @@ mrc_fabric_mrc_config() {
 	done
 }
 
+# mrc_link_bytes NS DEV rx|tx: the bytes link DEV of namespace NS has
+# received or sent, from `ip -s link` and awk: no python, whose every
+# start costs about half a second in the emulated guest (a test reading
+# 24 counters a mode spent most of its time starting python).
+mrc_link_bytes() {
+	ip -n "$1" -s link show dev "$2" | awk -v d="${3^^}:" '$1 == d { getline; print $1; exit }'
+}
+
 # mrc_fabric_spine_rx_bytes: RX bytes of every spine's A-side link, one
 # line "p s bytes" each: how the A->B traffic spread over the spines.
 mrc_fabric_spine_rx_bytes() {
 	local p s
 	for p in $(seq 0 $((FAB_P - 1))); do
 		for s in $(seq 0 $((FAB_S - 1))); do
-			echo "$p $s $(ip -n "$(mrc_fabric_ns t1 "$p" "$s")" -s -j link show down-a |
-				python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["bytes"])')"
+			echo "$p $s $(mrc_link_bytes "$(mrc_fabric_ns t1 "$p" "$s")" down-a rx)"
 		done
 	done
+}
+
+# mrc_fabric_plane_tx_bytes: TX bytes of each plane link of host A, one
+# line "p plane bytes" each.
+mrc_fabric_plane_tx_bytes() {
+	local p
+	for p in $(seq 0 $((FAB_P - 1))); do
+		echo "p $p $(mrc_link_bytes "$FAB_A" "pl$p" tx)"
+	done
+}
+
+# mrc_fabric_spread MIN BEFORE AFTER: of the counters BEFORE and AFTER
+# (lines "k1 k2 value", as the two functions above print), every one
+# moved at least MIN x the mean and, for MIN above 0.5, at most
+# (2 - MIN) x the mean; prints them as a diagnostic.
+mrc_fabric_spread() {
+	python3 - "$@" <<'PY'
+import sys
+lo = float(sys.argv[1])
+b = {tuple(l.split()[:2]): int(l.split()[2]) for l in sys.argv[2].splitlines()}
+a = {tuple(l.split()[:2]): int(l.split()[2]) for l in sys.argv[3].splitlines()}
+d = {k: a[k] - b[k] for k in a}
+mean = sum(d.values()) / len(d)
+print("# bytes:", " ".join(f"{k[0]}{k[1]}={v}" for k, v in sorted(d.items())))
+bad = [k for k, v in d.items() if v < lo * mean or (lo > 0.5 and v > (2 - lo) * mean)]
+sys.exit(1 if bad or mean == 0 else 0)
+PY
 }
 
 # mrc_fabric_pin_addr P S: give host B a second address, FAB_B_PINNED,

@@ -34,28 +34,6 @@ for h in "$FAB_A" "$FAB_B"; do
 done
 res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
 
-plane_tx_bytes() { # "p plane tx_bytes" per plane of host A
-	local p
-	for p in $(seq 0 $((FAB_P - 1))); do
-		echo "p $p $(ip -n "$FAB_A" -s -j link show "pl$p" |
-			python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["bytes"])')"
-	done
-}
-
-spread_ok() { # MIN_FRACTION BEFORE AFTER: each counter >= MIN of the mean
-	python3 - "$@" <<'PY'
-import sys
-lo = float(sys.argv[1])
-b = {tuple(l.split()[:2]): int(l.split()[2]) for l in sys.argv[2].splitlines()}
-a = {tuple(l.split()[:2]): int(l.split()[2]) for l in sys.argv[3].splitlines()}
-d = {k: a[k] - b[k] for k in a}
-mean = sum(d.values()) / len(d)
-print("# bytes:", " ".join(f"{k[0]}{k[1]}={v}" for k, v in sorted(d.items())))
-bad = [k for k, v in d.items() if v < lo * mean or (lo > 0.5 and v > (2 - lo) * mean)]
-sys.exit(1 if bad or mean == 0 else 0)
-PY
-}
-
 # run_mode MODE STREAM_BYTES SEQPACKET_BYTES
 run_mode() {
 	local mode=$1 stream=$2 seq=$3 p spines0 planes0 pkts0 lookups0 pkts lookups bursts0
@@ -65,7 +43,7 @@ run_mode() {
 	done
 	mrc_check "$mode: configure planes and paths" mrc_fabric_mrc_config "$mode"
 	spines0=$(mrc_fabric_spine_rx_bytes)
-	planes0=$(plane_tx_bytes)
+	planes0=$(mrc_fabric_plane_tx_bytes)
 	pkts0=$(mrc_mib "$FAB_A" OutPkts)
 	lookups0=$(mrc_mib "$FAB_A" OutRouteLookups)
 	bursts0=$(mrc_mib "$FAB_A" OutBursts)
@@ -85,13 +63,13 @@ run_mode() {
 		mrc_check "$mode: the paths' routes are cached (under 1 lookup per 100 packets)" \
 			[ "$((lookups * 100))" -lt "$pkts" ]
 	mrc_check "$mode: planes within +-25% of the mean" \
-		spread_ok 0.75 "$planes0" "$(plane_tx_bytes)"
+		mrc_fabric_spread 0.75 "$planes0" "$(mrc_fabric_plane_tx_bytes)"
 	if [ "$mode" = entropy ]; then
 		mrc_check "$mode: every spine carried traffic" \
-			spread_ok 0.02 "$spines0" "$(mrc_fabric_spine_rx_bytes)"
+			mrc_fabric_spread 0.02 "$spines0" "$(mrc_fabric_spine_rx_bytes)"
 	else
 		mrc_check "$mode: spines within +-25% of the mean" \
-			spread_ok 0.75 "$spines0" "$(mrc_fabric_spine_rx_bytes)"
+			mrc_fabric_spread 0.75 "$spines0" "$(mrc_fabric_spine_rx_bytes)"
 	fi
 	# Sizes are uniform in 1..1000: SEQ bytes / 500.5 messages expected.
 	mrc_check "$mode: about $((seq / 500500))k SEQPACKET messages of 1..1000 bytes verified" \
