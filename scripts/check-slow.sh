@@ -14,6 +14,10 @@
 #                      size during a 192 MiB transfer, each variant
 #                      (MRC_TEST_PMTU_BYTES=201326592; make check: a 4 s
 #                      window of a transfer)
+#   80-apps-iperf3, 81-apps-torch, 82-apps-mpi
+#                      each job over plain TCP too, before the MRC one
+#                      (MRC_TEST_APPS_TCP=1: figures reported next to
+#                      MRC's, never asserted; make check: MRC only)
 #   75-probe-budget    the namespace's probe budget while 200 connections
 #                      lose 800 paths at once: a load the emulated fabric
 #                      does not carry reliably (its header; issue #14);
@@ -31,9 +35,11 @@ cd "$root" || exit 2
 export MRC_TEST_STALL_PAUSE_S=${MRC_TEST_STALL_PAUSE_S:-180}
 export MRC_TEST_PMTU_BYTES=${MRC_TEST_PMTU_BYTES:-201326592}
 export MRC_TEST_FABRIC_FULL=${MRC_TEST_FABRIC_FULL:-1}
+export MRC_TEST_APPS_TCP=${MRC_TEST_APPS_TCP:-1}
 export MRC_SELFTESTS_OUT=${MRC_SELFTESTS_OUT:-$root/build/selftests-slow}
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(40-transfer-fabric 48-stalled-reader 49-path-mtu 75-probe-budget)
+[ ${#tests[@]} -gt 0 ] || tests=(40-transfer-fabric 48-stalled-reader 49-path-mtu 75-probe-budget
+	80-apps-iperf3 81-apps-torch 82-apps-mpi)
 
 start=$SECONDS
 selftests/run.sh -q "${tests[@]}" 2>&1 | tee "$MRC_SELFTESTS_OUT.log"

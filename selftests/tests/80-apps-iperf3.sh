@@ -15,8 +15,9 @@
 # MRC each run must go on until the test stops it, each fault must land
 # while data flows, and
 # the longest stall stays within a bound derived from the policy; over
-# TCP the same figures are reported (# info), never asserted. Without
-# mrcize (tools/mrcize) the MRC runs are skipped.
+# TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same figures are
+# reported (# info), never asserted. Without mrcize (tools/mrcize) the
+# MRC runs are skipped.
 # timeout: 600
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -165,7 +166,9 @@ run_transport() {
 		sh -c "for f in $APPS_RES/$tr-fwd.json $APPS_RES/$tr-rev.json; do test -s \$f || { echo \$f missing; exit 1; }; done"
 }
 
-run_transport tcp
+if apps_tcp_wanted; then
+	run_transport tcp
+fi
 why=$(apps_mrc_missing)
 if [ -n "$why" ]; then
 	mrc_skip "mrc: the same runs over MRC" "$why"

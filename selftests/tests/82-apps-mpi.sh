@@ -16,8 +16,9 @@
 # blackhole, a host's plane link down, 1% loss on a host's plane link.
 # Over MRC every job must complete with every element verified and its
 # iterations under the fault stay within bounds derived from the policy
-# (apps_judge); over TCP the same figures are reported (# info), never
-# asserted. Without mrcize (tools/mrcize) the MRC runs are skipped.
+# (apps_judge); over TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same
+# figures are reported (# info), never asserted. Without mrcize
+# (tools/mrcize) the MRC runs are skipped.
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -121,7 +122,9 @@ run_transport() {
 	apps_judge "$tr" "$tr-job" "$(job_err "$tr-job")"
 }
 
-run_transport tcp
+if apps_tcp_wanted; then
+	run_transport tcp
+fi
 why=$(apps_mrc_missing)
 if [ -n "$why" ]; then
 	mrc_skip "mrc: the same jobs over MRC" "$why"

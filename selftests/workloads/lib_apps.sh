@@ -86,6 +86,15 @@ apps_timeline_s() {
 
 APPS_WRAP=()
 
+# The same job over plain TCP, for comparison (# info lines, never
+# asserted: the MRC bounds come from the MRC job's own fault-free steps).
+# It doubles a test's time, so make check leaves it out;
+# MRC_TEST_APPS_TCP=1 runs it (make check-slow does), and make bench-apps
+# compares the transports.
+apps_tcp_wanted() {
+	[ "${MRC_TEST_APPS_TCP:-0}" = 1 ]
+}
+
 # apps_transport tcp|mrc|mptcp: set APPS_WRAP, the prefix of every job
 # command. This is where the MRC variant plugs in.
 apps_transport() {
