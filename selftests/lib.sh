@@ -217,7 +217,7 @@ mrc_mib() {
 # computes it (mrc_policy_timeout_budget()): rto_min doubling up to
 # rto_max, retry_limit + 1 times.
 mrc_policy_budget_ms() {
-	python3 -c '
+	python3 -S -c '
 import json, sys
 j = json.load(sys.stdin)
 p = j[0] if isinstance(j, list) else j
@@ -356,5 +356,5 @@ mrc_perf_transfer() {
 
 # mrc_json FILE KEY: a top-level value of a one-line JSON file.
 mrc_json() {
-	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+	python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }

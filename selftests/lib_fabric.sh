@@ -417,7 +417,7 @@ mrc_fabric_plane_tx_bytes() {
 # moved at least MIN x the mean and, for MIN above 0.5, at most
 # (2 - MIN) x the mean; prints them as a diagnostic.
 mrc_fabric_spread() {
-	python3 - "$@" <<'PY'
+	python3 -S - "$@" <<'PY'
 import sys
 lo = float(sys.argv[1])
 b = {tuple(l.split()[:2]): int(l.split()[2]) for l in sys.argv[2].splitlines()}
@@ -440,7 +440,7 @@ mrc_fabric_pin_addr() {
 	t1=$(mrc_fabric_ns t1 "$p" "$s")
 	t0b=$(mrc_fabric_ns t0b "$p")
 	ip -n "$FAB_B" addr add "$FAB_B_PINNED/128" dev lo
-	la=$(ip -n "$t0a" -6 -j addr show dev host | python3 -c \
+	la=$(ip -n "$t0a" -6 -j addr show dev host | python3 -S -c \
 		'import json,sys; print([a["local"] for a in json.load(sys.stdin)[0]["addr_info"] if a["local"].startswith("fd01")][0])')
 	ip -n "$FAB_A" -6 route add "$FAB_B_PINNED/128" src "$FAB_A_ADDR" via "$la" dev "pl$p"
 	ip -n "$t0a" -6 route add "$FAB_B_PINNED/128" via "$(_fab_peer_of "$t0a" "up$s")" dev "up$s"
@@ -450,7 +450,7 @@ mrc_fabric_pin_addr() {
 
 # The address of the other end of a link (ours ends in ::1 or ::2).
 _fab_peer_of() { # ns dev
-	ip -n "$1" -6 -j addr show dev "$2" | python3 -c '
+	ip -n "$1" -6 -j addr show dev "$2" | python3 -S -c '
 import json, sys
 a = [x["local"] for x in json.load(sys.stdin)[0]["addr_info"] if x["local"].startswith("fd01")][0]
 print(a[:-1] + ("2" if a.endswith("1") else "1"))'

@@ -48,18 +48,18 @@ FAULTS_HEALTHY_MAX=5
 faults_ctl_a() { in_ns "$FAB_A" "$MRCCTL" "$@"; }
 
 faults_policy() { # KEY...: the default policy's KEYs on host A, one line
-	faults_ctl_a -j policy show default | python3 -c 'import json, sys
+	faults_ctl_a -j policy show default | python3 -S -c 'import json, sys
 p = json.load(sys.stdin)[0]
 print(*(p[k] for k in sys.argv[1:]))' "$@"
 }
 
 faults_policy_ms() { # KEY: the default policy's KEY_ns on host A, in ms
 	faults_ctl_a -j policy show default |
-		python3 -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
+		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
 }
 
 faults_stall_below() { # NAME MS: the transfer's longest delivery stall
-	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
+	python3 -S -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
 }
 
 faults_report() { # NAME: one line on the transfer
@@ -153,7 +153,7 @@ faults_xfer_over() { faults_xfer_done "$_faults_xfer"; }
 # faults_a_conns EXPR: true for conns, A's connections as mrcctl -j lists
 # them.
 faults_a_conns() {
-	faults_ctl_a -j conn | python3 -c 'import json, sys
+	faults_ctl_a -j conn | python3 -S -c 'import json, sys
 conns = json.load(sys.stdin)
 sys.exit(0 if eval(sys.argv[1]) else 1)' "$1"
 }
@@ -204,7 +204,7 @@ faults_monitor_stop() {
 # most (old>new:reason, the first 12):
 #   3 2 4 p4/262145:3 p5/327681:1 (p4: good>assumed-bad:timeout ...)
 faults_ev_changes() {
-	tail -n +"$(($2 + 1))" "$1" | python3 -c 'import json, sys
+	tail -n +"$(($2 + 1))" "$1" | python3 -S -c 'import json, sys
 def event(line):
     if line.startswith("{"):
         try:

@@ -28,7 +28,7 @@ res=$(mrc_tmpdir)
 # on_b CMD: run CMD (one bash command line) in guest B, within 120 s;
 # its output and exit status are the call's (255: B did not answer).
 on_b() {
-	python3 "$MULTI_AGENT" call -t "$(mrc_time 120)" 10.99.0.2 7000 "$*"
+	python3 -S "$MULTI_AGENT" call -t "$(mrc_time 120)" 10.99.0.2 7000 "$*"
 }
 
 # on_a / on_both: node.sh commands on A, on B, on both.
@@ -102,25 +102,33 @@ multi_diag() {
 	echo "B's counters: $(on_b "awk '\$2 != 0 { printf \"%s=%s \", \$1, \$2 }' /proc/net/mrc_stat")"
 }
 
-# multi_report NAME: one line on B's side of transfer NAME.
+# multi_report NAME: one line on B's side of transfer NAME, and the
+# sender's CPU (one python start: each costs about a second in the
+# emulated guest).
 multi_report() {
-	mrc_info "$1: goodput $(mrc_json "$xres/$1.server" goodput_mbps) Mbit/s," \
-		"longest stall $(mrc_json "$xres/$1.server" longest_stall_ms) ms," \
-		"$(mrc_json "$xres/$1.server" bytes 2>/dev/null) bytes" \
-		"$(mrc_json "$res/$1.client" cpu_sys_s >/dev/null 2>&1 &&
-			echo "; sender's system CPU $(mrc_json "$res/$1.client" cpu_sys_s) s" \
-				"in $(mrc_json "$res/$1.client" seconds) s")"
+	mrc_info "$(python3 -S -c 'import json, sys
+def load(f):
+    try:
+        return json.load(open(f))
+    except (OSError, ValueError):
+        return {}
+s, c = load(sys.argv[2]), load(sys.argv[3])
+line = "%s: goodput %s Mbit/s, longest stall %s ms, %s bytes" % (
+    sys.argv[1], s.get("goodput_mbps"), s.get("longest_stall_ms"), s.get("bytes"))
+if "cpu_sys_s" in c:
+    line += " ; sender\x27s system CPU %s s in %s s" % (c["cpu_sys_s"], c.get("seconds"))
+print(line)' "$1" "$xres/$1.server" "$res/$1.client")"
 }
 
 # multi_stall_below NAME MS: transfer NAME's longest delivery stall at B.
 multi_stall_below() {
-	python3 -c "import sys; sys.exit(0 if float('$(mrc_json "$xres/$1.server" longest_stall_ms)') < $2 else 1)"
+	python3 -S -c "import sys; sys.exit(0 if float('$(mrc_json "$xres/$1.server" longest_stall_ms)') < $2 else 1)"
 }
 
 # multi_policy_ms KEY: the default policy's KEY_ns on A, in ms.
 multi_policy_ms() {
 	"$MRCCTL" -j policy show default |
-		python3 -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
+		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
 }
 
 # multi_through NAME FAULT [CLIENT ARGS]: a transfer A->B that lasts as
@@ -159,9 +167,9 @@ dev_tx_at_least() { [ "$(dev_tx_packets "$1")" -ge "$2" ]; }
 
 # multi_conns_a / multi_conns_b: how many MRC connections A / B keep.
 multi_conns_a() {
-	"$MRCCTL" -j conn | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'
+	"$MRCCTL" -j conn | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
 }
 multi_conns_b() {
-	on_b "$MRCCTL -j conn" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'
+	on_b "$MRCCTL -j conn" | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
 }
 multi_no_conns() { [ "$(multi_conns_a)" = 0 ] && [ "$(multi_conns_b)" = 0 ]; }

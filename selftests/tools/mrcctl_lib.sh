@@ -32,7 +32,7 @@ mrcctl_err() {
 # mrcctl_jq JSON EXPR: evaluate the Python expression EXPR on the parsed JSON
 # (bound to j) and print the result.
 mrcctl_jq() {
-	python3 -c 'import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"
+	python3 -S -c 'import json,sys; j=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # mrcctl_plane_field NS ID FIELD: one column of a plane's row in the table (id
