@@ -25,8 +25,11 @@
 . "$(dirname "$0")/lib_multi.sh"
 
 mrc_module_load
-n=$(mrc_size $((32 << 20)))
-seq=$(mrc_size 2002000)
+# Small: what a variant breaks shows in the first packets (the counts of
+# bursts cut in software hold at any size); five variants of 32 MiB took
+# 209 s of make check.
+n=$(mrc_size $((8 << 20)))
+seq=$(mrc_size 1001000)
 offloads() { # what each plane NIC of this host offers
 	local p
 	for p in $(seq 0 $((MULTI_P - 1))); do
