@@ -10,8 +10,8 @@
 # other paths stay in use), OutRefused and PathTxRefused count, and no
 # packet sent on the plane waits for its RTO (the timeouts of its paths in
 # mrcctl -j conn). Each fault's transfer follows the same transfer without
-# a fault, whose longest stall (the emulated VM's own) bounds the fault's.
-# Shared set-up: selftests/lib_faults.sh.
+# a fault (once, for both faults), whose longest stall (the emulated VM's
+# own) bounds the fault's. Shared set-up: selftests/lib_faults.sh.
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -83,17 +83,21 @@ refuse_fault() {
 	eval "$off"
 }
 
-# refuse_run NAME PLANE ON OFF: a verified transfer across the fault, and
-# the checks on it.
-refuse_run() {
-	local name=$1 plane=$2 rto0 ref0 tmo id rto_clean
-	# The same transfer without a fault: the VM's own stall, and its own
-	# (spurious) timeouts.
+# refuse_clean: the same transfer as the faults', without a fault: the
+# VM's own longest stall, and its own (spurious) timeouts, rto_clean.
+refuse_clean() {
+	local rto0
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
-	mrc_check "$name: clean: $(faults_mib 201326592 67108864) MiB verified" \
-		faults_transfer "$name-clean" : 201326592 67108864
-	faults_report "$name-clean"
+	mrc_check "clean: $(faults_mib 201326592 67108864) MiB verified" \
+		faults_transfer clean : 201326592 67108864
+	faults_report clean
 	rto_clean=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))
+}
+
+# refuse_run NAME PLANE ON OFF: a verified transfer across the fault, and
+# the checks on it (after refuse_clean).
+refuse_run() {
+	local name=$1 plane=$2 rto0 ref0 tmo id
 	ptr0=$(mrc_mib "$FAB_A" PathTxRefused)
 	ref0=$(mrc_mib "$FAB_A" OutRefused)
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
@@ -138,7 +142,7 @@ refuse_run() {
 	# by rto_max (path-state-machine.md section 8): no refused packet
 	# waits for a backed-off RTO.
 	mrc_info "$name: longest stall $(mrc_json "$res/$name.server" longest_stall_ms) ms," \
-		"$(mrc_json "$res/$name-clean.server" longest_stall_ms) ms without the fault"
+		"$(mrc_json "$res/clean.server" longest_stall_ms) ms without the fault"
 	stall_ms=$(mrc_time "$(faults_policy_ms rto_max)")
 	mrc_check "$name: longest stall under rto_max = $stall_ms ms" \
 		faults_stall_below "$name" "$stall_ms"
@@ -156,6 +160,7 @@ refuse_run() {
 # test is about.
 modprobe -qa sch_ingress cls_matchall act_gact
 mrc_check "clsact on A's pl2 before any transfer" tc -n "$FAB_A" qdisc add dev pl2 clsact
+refuse_clean
 refuse_run tcdrop 2 \
 	"tc -n $FAB_A filter add dev pl2 egress pref 1 matchall action drop" \
 	"tc -n $FAB_A filter del dev pl2 egress pref 1"
