@@ -54,12 +54,11 @@ print(*(p[k] for k in sys.argv[1:]))' "$@"
 }
 
 faults_policy_ms() { # KEY: the default policy's KEY_ns on host A, in ms
-	faults_ctl_a -j policy show default |
-		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
+	faults_ctl_a -j policy show default | jq --arg k "$1_ns" '.[0][$k] / 1000000 | floor'
 }
 
 faults_stall_below() { # NAME MS: the transfer's longest delivery stall
-	python3 -S -c "import sys; sys.exit(0 if float('$(mrc_json "$res/$1.server" longest_stall_ms)') < $2 else 1)"
+	mrc_lt "$(mrc_json "$res/$1.server" longest_stall_ms)" "$2"
 }
 
 faults_report() { # NAME: one line on the transfer

@@ -122,13 +122,13 @@ print(line)' "$1" "$xres/$1.server" "$res/$1.client")"
 
 # multi_stall_below NAME MS: transfer NAME's longest delivery stall at B.
 multi_stall_below() {
-	python3 -S -c "import sys; sys.exit(0 if float('$(mrc_json "$xres/$1.server" longest_stall_ms)') < $2 else 1)"
+	mrc_lt "$(mrc_json "$xres/$1.server" longest_stall_ms)" "$2"
 }
 
 # multi_policy_ms KEY: the default policy's KEY_ns on A, in ms.
 multi_policy_ms() {
 	"$MRCCTL" -j policy show default |
-		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
+		jq --arg k "$1_ns" '.[0][$k] / 1000000 | floor'
 }
 
 # multi_through NAME FAULT [CLIENT ARGS]: a transfer A->B that lasts as
@@ -167,9 +167,9 @@ dev_tx_at_least() { [ "$(dev_tx_packets "$1")" -ge "$2" ]; }
 
 # multi_conns_a / multi_conns_b: how many MRC connections A / B keep.
 multi_conns_a() {
-	"$MRCCTL" -j conn | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
+	"$MRCCTL" -j conn | jq length
 }
 multi_conns_b() {
-	on_b "$MRCCTL -j conn" | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
+	on_b "$MRCCTL -j conn" | jq length
 }
 multi_no_conns() { [ "$(multi_conns_a)" = 0 ] && [ "$(multi_conns_b)" = 0 ]; }
