@@ -11,19 +11,26 @@ cd "$root"
 status=0
 
 files=(kmod/mrc_*.c kmod/*.h kmod/core/*.c kmod/core/*.h uapi/linux/mrc.h)
-for f in "${files[@]}"; do
-	[ -f "$f" ] || continue
-	ignore=
+# checkpatch_one FILE: its findings, nothing when clean.
+checkpatch_one() {
+	local ignore=
+	[ -f "$1" ] || return 0
 	# mrc_plumbing.c stamps the run-time family number (a module parameter)
 	# into its proto_ops at init; they are __ro_after_init instead of const.
-	[ "$f" = kmod/mrc_plumbing.c ] && ignore="--ignore CONST_STRUCT"
-	out=$(perl "$tools/checkpatch.pl" --strict --no-tree --terse --show-types \
-		--max-line-length=100 $ignore -f "$f" 2>&1 | grep -v '^total:')
-	if [ -n "$out" ]; then
-		echo "$out"
-		status=1
-	fi
-done
+	[ "$1" = kmod/mrc_plumbing.c ] && ignore="--ignore CONST_STRUCT"
+	# shellcheck disable=SC2086
+	perl "$tools/checkpatch.pl" --strict --no-tree --terse --show-types \
+		--max-line-length=100 $ignore -f "$1" 2>&1 | grep -v '^total:'
+}
+export -f checkpatch_one
+export tools
+# one checkpatch per file, as many at once as there are CPUs (about a
+# second each, 80 files)
+out=$(printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 1 bash -c 'checkpatch_one "$1"' _)
+if [ -n "$out" ]; then
+	echo "$out"
+	status=1
+fi
 
 out=$(perl "$tools/kernel-doc" -none "${files[@]}" 2>&1)
 if [ -n "$out" ]; then
@@ -59,7 +66,7 @@ copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r kmod uapi VERSION "$copy/"
 make -s -C "$copy/kmod" clean >/dev/null 2>&1
-out=$(make -C "$copy/kmod" KVER="$(selftests/vm/kver.sh)" C=2 W=1 2>&1 | grep -E '(warning|error):' | grep -E 'kmod/' |
+out=$(make -j"$(nproc)" -C "$copy/kmod" KVER="$(selftests/vm/kver.sh)" C=2 W=1 2>&1 | grep -E '(warning|error):' | grep -E 'kmod/' |
 	sed "s|$copy/||")
 if [ -n "$out" ]; then
 	echo "$out"
