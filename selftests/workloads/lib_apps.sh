@@ -448,7 +448,9 @@ apps_steps() {
 #  - each fault went in mid-job: steps ran while it was in place, and
 #    after it;
 #  - every recovery of a loss in the window (every host, every
-#    connection) took at most 3 x rto_max. Derivation: a packet lost to the
+#    connection) took at most 3 x rto_max + the longest fault-free
+#    recovery of the job (base_ttr: the recorder's recoveries outside the
+#    windows). Derivation: a packet lost to the
 #    fault is retransmitted on another path once its RTO expires (SACKs
 #    from the other paths usually find it sooner), the RTO being clamped to
 #    rto_max; the retransmission can itself be lost once (to 1% loss, or
@@ -460,7 +462,13 @@ apps_steps() {
 #    goes to a suspect path, and the first of them left before it); under
 #    1% loss another random loss may be found while the first is being
 #    repaired: one more rto_max either way (a loss1 episode took 173 ms of
-#    the former 200 ms bound on 2026-11-29). It fails if MRC leaves a lost
+#    the former 200 ms bound on 2026-11-29). base_ttr is the emulated VM's
+#    own share: a stall of the guest (a starved vCPU, a burst held in a
+#    queue past its RTO) delays a recovery under the fault as it delays
+#    one without; on a quiet machine it is a few tens of ms (spurious
+#    RTOs, issue #14), and with a compiler running beside the VM fault-
+#    free steps took 10 times longer and recoveries 433-564 ms under
+#    planedown and 1% loss (2026-11-29), beyond any fixed bound. It fails if MRC leaves a lost
 #    packet on the dead path, backs off past rto_max, or waits for a probe
 #    or a reconnection before using the other paths. (CI once saw 245 ms
 #    under planedown, over the 2 x rto_max this check asked then; locally
@@ -495,7 +503,7 @@ apps_steps() {
 apps_judge() {
 	local tr=$1 name=$2 err kind ns dev p0 p1 drops i=0 bound conns p90
 	local w_n w_p50 w_p90 w_max w_after w_wait w_over bad=0
-	local r_n r_conns r_ttr r_conn r_bad r_floor r_all=
+	local r_n r_conns r_ttr r_conn r_bad r_floor r_all= r_base_rec_n=0 r_base_ttr_max_ms=0
 	eval "$(apps_steps s "$name")"
 	[ "$tr" = mrc ] && r_all=$(apps_recoveries r "$name") && eval "$r_all"
 	err=$s_error
@@ -503,6 +511,7 @@ apps_judge() {
 	mrc_info "$tr: $s_n steps; fault-free steps (yardstick, $s_base_n): p50 $s_base_p50_ms ms," \
 		"p90 $s_base_p90_ms ms, p99 $s_base_p99_ms ms, max $s_base_max_ms ms;" \
 		"$([ "$s_ok" = 1 ] && echo "results verified" || echo "FAILED: $err")"
+	[ "$tr" = mrc ] && mrc_info "$tr: $r_base_rec_n fault-free recoveries, the longest $r_base_ttr_max_ms ms"
 	[ "$tr" = mrc ] && { mrc_check "$tr: the job completed with verified results" test "$s_ok" = 1 || bad=1; }
 	while read -r kind ns dev _ _ p0 p1 drops; do
 		i=$((i + 1))
@@ -525,8 +534,8 @@ apps_judge() {
 			# the connections into its host (see above)
 			mrc_info "$tr $kind: longest recovery $r_ttr ms (3 x rto_max = $((3 * APPS_RTO_MAX_MS)) ms; not asserted)"
 		else
-			mrc_check "$tr $kind: every recovery took <= 3 x rto_max = $((3 * APPS_RTO_MAX_MS)) ms (longest $r_ttr ms)" \
-				test "${r_ttr/-/0}" -le $((3 * APPS_RTO_MAX_MS)) || bad=1
+			mrc_check "$tr $kind: every recovery took <= 3 x rto_max + the longest fault-free one = $((3 * APPS_RTO_MAX_MS)) + $r_base_ttr_max_ms ms (longest $r_ttr ms)" \
+				test "${r_ttr/-/0}" -le $((3 * APPS_RTO_MAX_MS + r_base_ttr_max_ms)) || bad=1
 		fi
 		mrc_check "$tr $kind: worst step under the fault $w_max ms <= fault-free max + 2 x rto_max x $conns connections = $bound ms" \
 			test "$w_max" != - -a "${w_max/-/0}" -le "$bound" || bad=1

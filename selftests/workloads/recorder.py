@@ -16,6 +16,10 @@ repair). Prints shell assignments, per window i (1, 2, ...):
   PREFIX_w<i>_ttr_conn   the connection (host:conn id) it was on
   PREFIX_w<i>_to_bad     path transitions into assumed-bad
   PREFIX_w<i>_min_active paths put back in use by the min-active floor
+then the fault-free recoveries, those outside every window and its grace
+(the emulated VM's own stalls, which hold a recovery under a fault too):
+  PREFIX_base_rec_n      their number
+  PREFIX_base_ttr_max_ms the longest (0 when none)
 and then, as comment lines (an eval skips them; apps_judge prints them
 when a check failed), the longest recovery's story: the events of its
 connection on its host from 50 ms before its loss to its end, with every
@@ -81,6 +85,10 @@ def main():
             print(f"{pre}_w{n}_{k}={v}")
         if worst:
             story(n, worst, evs)
+    base = [e["ttr"] for e in evs if e["type"] == "recovery" and e["ttr"] is not None
+            and not any(t0 <= e["t"] <= t1 + grace for t0, t1 in wins)]
+    print(f"{pre}_base_rec_n={len(base)}")
+    print(f"{pre}_base_ttr_max_ms={round(max(base) * 1000) if base else 0}")
 
 
 def story(n, worst, evs, limit=16):
