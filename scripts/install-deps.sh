@@ -14,9 +14,6 @@ packages=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	# the test VM
 	qemu-system-x86 busybox-static cpio file kmod iproute2 iputils-ping procps python3
-	# the selftests' JSON reads (lib.sh, mrc_json: a python start costs a
-	# second in the emulated guest, jq a tenth of that)
-	jq
 	# the two-kernel tests switch NIC offloads (selftests/multi/40-offloads)
 	ethtool
 	# userspace libraries and tests

@@ -54,7 +54,8 @@ print(*(p[k] for k in sys.argv[1:]))' "$@"
 }
 
 faults_policy_ms() { # KEY: the default policy's KEY_ns on host A, in ms
-	faults_ctl_a -j policy show default | jq --arg k "$1_ns" '.[0][$k] / 1000000 | floor'
+	faults_ctl_a -j policy show default |
+		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
 }
 
 faults_stall_below() { # NAME MS: the transfer's longest delivery stall

@@ -128,7 +128,7 @@ multi_stall_below() {
 # multi_policy_ms KEY: the default policy's KEY_ns on A, in ms.
 multi_policy_ms() {
 	"$MRCCTL" -j policy show default |
-		jq --arg k "$1_ns" '.[0][$k] / 1000000 | floor'
+		python3 -S -c "import json, sys; print(json.load(sys.stdin)[0]['$1_ns'] // 1000000)"
 }
 
 # multi_through NAME FAULT [CLIENT ARGS]: a transfer A->B that lasts as
@@ -167,9 +167,9 @@ dev_tx_at_least() { [ "$(dev_tx_packets "$1")" -ge "$2" ]; }
 
 # multi_conns_a / multi_conns_b: how many MRC connections A / B keep.
 multi_conns_a() {
-	"$MRCCTL" -j conn | jq length
+	"$MRCCTL" -j conn | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
 }
 multi_conns_b() {
-	on_b "$MRCCTL -j conn" | jq length
+	on_b "$MRCCTL -j conn" | python3 -S -c 'import json, sys; print(len(json.load(sys.stdin)))'
 }
 multi_no_conns() { [ "$(multi_conns_a)" = 0 ] && [ "$(multi_conns_b)" = 0 ]; }
