@@ -67,18 +67,23 @@ mrc_fabric_ns() {
 	esac
 }
 
-_fab_usid() { # role p [s]
-	case $1 in
-	t0a) printf '1%x00' "$2" ;;
-	t1) printf '2%x0%x' "$2" "$3" ;;
-	t0b) printf '3%x00' "$2" ;;
-	t0[c-f]) printf '%x%x00' $((0x${1#t0} - 8)) "$2" ;;	# c: 4p00 ... f: 7p00
-	[a-f]) echo "e00$1" ;;
+# _fab_usid_v VAR ROLE P [S]: set VAR to the uSID of a node, without a
+# subshell (each $(...) is a fork, tens of ms in the emulated guest, and
+# a 4-host fabric's paths name hundreds of uSIDs).
+_fab_usid_v() {
+	case $2 in
+	t0a) printf -v "$1" '1%x00' "$3" ;;
+	t1) printf -v "$1" '2%x0%x' "$3" "$4" ;;
+	t0b) printf -v "$1" '3%x00' "$3" ;;
+	t0[c-f]) printf -v "$1" '%x%x00' $((0x${2#t0} - 8)) "$3" ;;	# c: 4p00 ... f: 7p00
+	[a-f]) printf -v "$1" 'e00%s' "$2" ;;
 	esac
 }
-
-# _fab_to FROM [TO]: the destination host of a path; with two hosts the
-# other one.
+_fab_usid() { # role p [s]
+	local u
+	_fab_usid_v u "$@"
+	echo "$u"
+}
 _fab_to() {
 	if [ -n "${2:-}" ]; then
 		echo "$2"
@@ -142,7 +147,7 @@ _fab_ns_add() {
 _fab_link() {
 	local n1=$1 i1=$2 n2=$3 i2=$4 p=$5 pre
 	_fab_n=$((_fab_n + 1))
-	pre=$(printf 'fd01:%x:%x' "$p" "$_fab_n")
+	printf -v pre 'fd01:%x:%x' "$p" "$_fab_n"
 	echo "link add name $i1 netns $n1 mtu $FAB_MTU type veth peer name $i2 netns $n2 mtu $FAB_MTU" \
 		>> "$_fab_dir/root"
 	_fab_cmd "$n1" "addr add $pre::1/64 dev $i1 nodad"
@@ -176,12 +181,26 @@ mrc_fabric_build() {
 	FAB_HOST_ADDR=()
 	local x
 	for x in "${FAB_HOSTS[@]}"; do
-		FAB_HOST_NS+=("$(_fab_ns "$x")")
-		FAB_HOST_ADDR+=("$(mrc_fabric_host_addr "$x")")
+		FAB_HOST_NS+=("mrc-$x-$$")
+		FAB_HOST_ADDR+=("fd00:$x::1")
 	done
 	_fab_dir=$(mktemp -d /tmp/fabric.XXXXXX)
 	local p s t0a t0b t1 f
 	local a_nh="" b_nh="" up_a up_b
+	# Every uSID the fabric's routes name, computed once: a $(...) per
+	# route is a fork, tens of ms each in the emulated guest.
+	declare -gA _FAB_U=()
+	for x in "${FAB_HOSTS[@]}"; do
+		_fab_usid_v "_FAB_U[$x]" "$x"
+		for p in $(seq 0 $((FAB_P - 1))); do
+			_fab_usid_v "_FAB_U[t0$x $p]" "t0$x" "$p"
+		done
+	done
+	for p in $(seq 0 $((FAB_P - 1))); do
+		for s in $(seq 0 $((FAB_S - 1))); do
+			_fab_usid_v "_FAB_U[t1 $p $s]" t1 "$p" "$s"
+		done
+	done
 
 	modprobe -q veth
 	sysctl -qw net.core.devconf_inherit_init_net=1 \
@@ -199,12 +218,12 @@ mrc_fabric_build() {
 	_fab_cmd "$FAB_B" "link add name dt0 type dummy"
 	_fab_cmd "$FAB_A" "link set dt0 up"
 	_fab_cmd "$FAB_B" "link set dt0 up"
-	_fab_cmd "$FAB_A" "route add fc00:0:$(_fab_usid a)::/48 encap seg6local action End.DT6 table 255 dev dt0"
-	_fab_cmd "$FAB_B" "route add fc00:0:$(_fab_usid b)::/48 encap seg6local action End.DT6 table 255 dev dt0"
+	_fab_cmd "$FAB_A" "route add fc00:0:${_FAB_U[a]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
+	_fab_cmd "$FAB_B" "route add fc00:0:${_FAB_U[b]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
 
 	for p in $(seq 0 $((FAB_P - 1))); do
-		t0a=$(mrc_fabric_ns t0a "$p")
-		t0b=$(mrc_fabric_ns t0b "$p")
+		t0a=mrc-t0a-$p-$$
+		t0b=mrc-t0b-$p-$$
 		_fab_ns_add "$t0a"
 		_fab_ns_add "$t0b"
 
@@ -212,42 +231,42 @@ mrc_fabric_build() {
 		_fab_link "$FAB_A" "pl$p" "$t0a" host "$p"
 		FAB_A_PLANE_ADDR[p]=$FAB_LA
 		_fab_plane_addr["a $p"]=$FAB_LA
-		_fab_cmd "$FAB_A" "route add fc00:0:$(_fab_usid t0a "$p")::/48 via $FAB_LB dev pl$p"
-		_fab_cmd "$t0a" "route add fc00:0:$(_fab_usid a)::/48 via $FAB_LA dev host"
+		_fab_cmd "$FAB_A" "route add fc00:0:${_FAB_U[t0a $p]}::/48 via $FAB_LB dev pl$p"
+		_fab_cmd "$t0a" "route add fc00:0:${_FAB_U[a]}::/48 via $FAB_LA dev host"
 		_fab_cmd "$t0a" "route add $FAB_A_ADDR/128 via $FAB_LA dev host"
 		a_nh="$a_nh nexthop via $FAB_LB dev pl$p"
-		_fab_end "$t0a" "$(_fab_usid t0a "$p")" host
+		_fab_end "$t0a" "${_FAB_U[t0a $p]}" host
 
 		# T0b[p] -- host B
 		_fab_link "$t0b" host "$FAB_B" "pl$p" "$p"
 		FAB_B_PLANE_ADDR[p]=$FAB_LB
 		_fab_plane_addr["b $p"]=$FAB_LB
-		_fab_cmd "$FAB_B" "route add fc00:0:$(_fab_usid t0b "$p")::/48 via $FAB_LA dev pl$p"
-		_fab_cmd "$t0b" "route add fc00:0:$(_fab_usid b)::/48 via $FAB_LB dev host"
+		_fab_cmd "$FAB_B" "route add fc00:0:${_FAB_U[t0b $p]}::/48 via $FAB_LA dev pl$p"
+		_fab_cmd "$t0b" "route add fc00:0:${_FAB_U[b]}::/48 via $FAB_LB dev host"
 		_fab_cmd "$t0b" "route add $FAB_B_ADDR/128 via $FAB_LB dev host"
 		b_nh="$b_nh nexthop via $FAB_LA dev pl$p"
-		_fab_end "$t0b" "$(_fab_usid t0b "$p")" host
+		_fab_end "$t0b" "${_FAB_U[t0b $p]}" host
 
 		up_a=""
 		up_b=""
 		for s in $(seq 0 $((FAB_S - 1))); do
-			t1=$(mrc_fabric_ns t1 "$p" "$s")
+			t1=mrc-t1-$p-$s-$$
 			_fab_ns_add "$t1"
 			# T0a[p] -- T1[p][s]
 			_fab_link "$t0a" "up$s" "$t1" down-a "$p"
-			_fab_cmd "$t0a" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LB dev up$s"
-			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid t0a "$p")::/48 via $FAB_LA dev down-a"
-			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid a)::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t0a" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LB dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0a $p]}::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[a]}::/48 via $FAB_LA dev down-a"
 			_fab_cmd "$t1" "route add $FAB_A_ADDR/128 via $FAB_LA dev down-a"
 			up_a="$up_a nexthop via $FAB_LB dev up$s"
 			# T1[p][s] -- T0b[p]
 			_fab_link "$t1" down-b "$t0b" "up$s" "$p"
-			_fab_cmd "$t0b" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LA dev up$s"
-			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid t0b "$p")::/48 via $FAB_LB dev down-b"
-			_fab_cmd "$t1" "route add fc00:0:$(_fab_usid b)::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t0b" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LA dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0b $p]}::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[b]}::/48 via $FAB_LB dev down-b"
 			_fab_cmd "$t1" "route add $FAB_B_ADDR/128 via $FAB_LB dev down-b"
 			up_b="$up_b nexthop via $FAB_LA dev up$s"
-			_fab_end "$t1" "$(_fab_usid t1 "$p" "$s")" down-a
+			_fab_end "$t1" "${_FAB_U[t1 $p $s]}" down-a
 		done
 		_fab_cmd "$t0a" "route add $FAB_B_ADDR/128$up_a"
 		_fab_cmd "$t0b" "route add $FAB_A_ADDR/128$up_b"
@@ -278,37 +297,37 @@ mrc_fabric_build() {
 _fab_more_hosts() {
 	local x y p s h t0 t1 addr i
 	for x in "${FAB_HOSTS[@]:2}"; do
-		h=$(_fab_ns "$x")
-		addr=$(mrc_fabric_host_addr "$x")
+		h=mrc-$x-$$
+		addr=fd00:$x::1
 		_fab_ns_add "$h"
 		_fab_cmd "$h" "addr add $addr/128 dev lo"
 		_fab_cmd "$h" "link add name dt0 type dummy"
 		_fab_cmd "$h" "link set dt0 up"
-		_fab_cmd "$h" "route add fc00:0:$(_fab_usid "$x")::/48 encap seg6local action End.DT6 table 255 dev dt0"
+		_fab_cmd "$h" "route add fc00:0:${_FAB_U[$x]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
 		_fab_host_nh[$x]=""
 	done
 	for p in $(seq 0 $((FAB_P - 1))); do
 		for x in "${FAB_HOSTS[@]:2}"; do
-			h=$(_fab_ns "$x")
-			addr=$(mrc_fabric_host_addr "$x")
-			t0=$(mrc_fabric_ns "t0$x" "$p")
+			h=mrc-$x-$$
+			addr=fd00:$x::1
+			t0=mrc-t0$x-$p-$$
 			_fab_ns_add "$t0"
 			# host X -- T0x[p]
 			_fab_link "$h" "pl$p" "$t0" host "$p"
 			_fab_plane_addr["$x $p"]=$FAB_LA
-			_fab_cmd "$h" "route add fc00:0:$(_fab_usid "t0$x" "$p")::/48 via $FAB_LB dev pl$p"
-			_fab_cmd "$t0" "route add fc00:0:$(_fab_usid "$x")::/48 via $FAB_LA dev host"
+			_fab_cmd "$h" "route add fc00:0:${_FAB_U[t0$x $p]}::/48 via $FAB_LB dev pl$p"
+			_fab_cmd "$t0" "route add fc00:0:${_FAB_U[$x]}::/48 via $FAB_LA dev host"
 			_fab_cmd "$t0" "route add $addr/128 via $FAB_LA dev host"
 			_fab_host_nh[$x]="${_fab_host_nh[$x]} nexthop via $FAB_LB dev pl$p"
-			_fab_end "$t0" "$(_fab_usid "t0$x" "$p")" host
+			_fab_end "$t0" "${_FAB_U[t0$x $p]}" host
 			_fab_up_nh["$x $p"]=""
 			for s in $(seq 0 $((FAB_S - 1))); do
 				# T0x[p] -- T1[p][s]
-				t1=$(mrc_fabric_ns t1 "$p" "$s")
+				t1=mrc-t1-$p-$s-$$
 				_fab_link "$t0" "up$s" "$t1" "down-$x" "$p"
-				_fab_cmd "$t0" "route add fc00:0:$(_fab_usid t1 "$p" "$s")::/48 via $FAB_LB dev up$s"
-				_fab_cmd "$t1" "route add fc00:0:$(_fab_usid "t0$x" "$p")::/48 via $FAB_LA dev down-$x"
-				_fab_cmd "$t1" "route add fc00:0:$(_fab_usid "$x")::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t0" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LB dev up$s"
+				_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0$x $p]}::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t1" "route add fc00:0:${_FAB_U[$x]}::/48 via $FAB_LA dev down-$x"
 				_fab_cmd "$t1" "route add $addr/128 via $FAB_LA dev down-$x"
 				_fab_up_nh["$x $p"]="${_fab_up_nh[$x $p]} nexthop via $FAB_LB dev up$s"
 			done
@@ -316,11 +335,11 @@ _fab_more_hosts() {
 		# Every leaf reaches every other host over the plane's spines
 		# (A's and B's routes to each other exist already).
 		for x in "${FAB_HOSTS[@]}"; do
-			t0=$(mrc_fabric_ns "t0$x" "$p")
+			t0=mrc-t0$x-$p-$$
 			for y in "${FAB_HOSTS[@]}"; do
 				[ "$x" = "$y" ] && continue
 				case $x$y in ab | ba) continue ;; esac
-				_fab_cmd "$t0" "route add $(mrc_fabric_host_addr "$y")/128${_fab_up_nh[$x $p]}"
+				_fab_cmd "$t0" "route add fd00:$y::1/128${_fab_up_nh[$x $p]}"
 			done
 		done
 	done
@@ -330,7 +349,7 @@ _fab_more_hosts() {
 		for y in "${FAB_HOSTS[@]}"; do
 			[ "$x" = "$y" ] && continue
 			case $x$y in ab | ba) continue ;; esac
-			_fab_cmd "${FAB_HOST_NS[i]}" "route add $(mrc_fabric_host_addr "$y")/128 src $(mrc_fabric_host_addr "$x")${_fab_host_nh[$x]}"
+			_fab_cmd "${FAB_HOST_NS[i]}" "route add fd00:$y::1/128 src fd00:$x::1${_fab_host_nh[$x]}"
 		done
 	done
 }
@@ -353,32 +372,37 @@ mrc_fabric_link_up() {
 # from k x P x S (usid, srh: + p x S + s) or k x P (entropy: + p), so with
 # two hosts a path's id is p x S + s, or p.
 mrc_fabric_mrc_config() {
-	local mode=$1 evs=${2:-16} h i k peer addr p s id f
+	local mode=$1 evs=${2:-16} h i k peer p s id f u0 u1 u2 u3
 	for i in "${!FAB_HOSTS[@]}"; do
 		h=${FAB_HOSTS[i]}
 		f=$(mktemp /tmp/mrcctl.XXXXXX)
+		# One redirection for the whole batch, and no subshell per
+		# path (the uSIDs come from _fab_usid_v).
 		for p in $(seq 0 $((FAB_P - 1))); do
-			addr=$(mrc_fabric_plane_addr "$h" "$p")
-			echo "plane add $p dev pl$p saddr $addr" >> "$f"
+			echo "plane add $p dev pl$p saddr ${_fab_plane_addr[$h $p]}"
 			k=0
 			for peer in "${FAB_HOSTS[@]}"; do
 				[ "$peer" = "$h" ] && continue
 				if [ "$mode" = entropy ]; then
-					echo "path add $((k * FAB_P + p)) dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode entropy entropy $evs" >> "$f"
+					echo "path add $((k * FAB_P + p)) dst fd00:$peer::1/128 plane $p mode entropy entropy $evs"
 					k=$((k + 1))
 					continue
 				fi
+				_fab_usid_v u0 "t0$h" "$p"
+				_fab_usid_v u2 "t0$peer" "$p"
+				_fab_usid_v u3 "$peer"
 				for s in $(seq 0 $((FAB_S - 1))); do
 					id=$((k * FAB_P * FAB_S + p * FAB_S + s))
+					_fab_usid_v u1 t1 "$p" "$s"
 					if [ "$mode" = usid ]; then
-						echo "path add $id dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode usid usid $(mrc_fabric_usid "$h" "$p" "$s" "$peer")" >> "$f"
+						echo "path add $id dst fd00:$peer::1/128 plane $p mode usid usid fc00:0:$u0:$u1:$u2:$u3::"
 					else
-						echo "path add $id dst $(mrc_fabric_host_addr "$peer")/128 plane $p mode srh segs $(mrc_fabric_segs "$h" "$p" "$s" "$peer")" >> "$f"
+						echo "path add $id dst fd00:$peer::1/128 plane $p mode srh segs fc00:0:$u0::,fc00:0:$u1::,fc00:0:$u2::,fc00:0:$u3::"
 					fi
 				done
 				k=$((k + 1))
 			done
-		done
+		done > "$f"
 		in_ns "${FAB_HOST_NS[i]}" "$MRCCTL" -batch "$f" || { rm -f "$f"; return 1; }
 		rm -f "$f"
 	done
