@@ -54,6 +54,8 @@ def events(path):
               "line": line}
         c = re.search(r" conn (\d+)", rest)
         ev["conn"] = f"{host}:{c.group(1)}" if c else None
+        a = re.search(r" local (\S+) remote (\S+)", rest)
+        ev["ends"] = (a.group(1), a.group(2)) if a else None
         d = re.search(r" ttr (\d+)(ns|us|ms|s)\b", rest)
         ev["ttr"] = int(d.group(1)) * UNITS[d.group(2)] if d else None
         s = re.search(r" (\S+) -> (\S+)(?: reason (\S+))?", rest)
@@ -91,14 +93,30 @@ def main():
     print(f"{pre}_base_ttr_max_ms={round(max(base) * 1000) if base else 0}")
 
 
+def peer_of(conn, evs):
+    """The same connection's other end (host:conn), from the
+    conn-established events of both hosts: local and remote swapped."""
+    ends = {e["conn"]: e["ends"] for e in evs if e["type"] == "conn-established" and e["ends"]}
+    mine = ends.get(conn)
+    if not mine:
+        return None
+    for c, (local, remote) in ends.items():
+        if c != conn and (local, remote) == (mine[1], mine[0]):
+            return c
+    return None
+
+
 def story(n, worst, evs, limit=16):
-    """The longest recovery's events, as comment lines."""
+    """The longest recovery's events, on both ends of its connection (a
+    dead reverse path shows on the peer's side), as comment lines."""
     t0, t1 = worst["t"] - worst["ttr"] - 0.05, worst["t"]
+    peer = peer_of(worst["conn"], evs)
     told = [e for e in evs if t0 <= e["t"] <= t1 and
-            (e["conn"] == worst["conn"] or e["type"].startswith("plane-"))]
+            (e["conn"] in (worst["conn"], peer) or e["type"].startswith("plane-"))]
     told.sort(key=lambda e: e["t"])
-    print(f"# window {n}: the longest recovery, {round(worst['ttr'] * 1000)} ms on {worst['conn']}:"
-          f" {len(told)} events from 50 ms before its loss{', the last ' + str(limit) if len(told) > limit else ''}")
+    print(f"# window {n}: the longest recovery, {round(worst['ttr'] * 1000)} ms on {worst['conn']}"
+          f" (peer {peer or 'unknown'}): {len(told)} events from 50 ms before its loss"
+          f"{', the last ' + str(limit) if len(told) > limit else ''}")
     for e in told[-limit:]:
         # the time of day and what happened, without the addresses
         line = re.sub(r" (local|remote) \[[^]]*\]:\d+", "", e["line"][11:])
