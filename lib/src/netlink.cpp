@@ -284,19 +284,32 @@ std::string describe_error(const std::string &operation, int errnum, const ExtAc
 	return format_error(operation, errnum, ack.message, bad, missing);
 }
 
+int done_error(const nlmsghdr *nlh, size_t len)
+{
+	const size_t hdr = NLMSG_HDRLEN + sizeof(int);
+	if (len < hdr || nlh->nlmsg_len > len || nlh->nlmsg_len < hdr ||
+	    nlh->nlmsg_type != NLMSG_DONE)
+		return 0;
+	int err;
+	std::memcpy(&err, reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN, sizeof(err));
+	return err < 0 ? -err : 0;
+}
+
 ExtAck parse_extack(const nlmsghdr *nlh, size_t len)
 {
 	ExtAck ack;
-	const size_t hdr = NLMSG_HDRLEN + sizeof(nlmsgerr);
+	// An NLMSG_ERROR holds a struct nlmsgerr, an NLMSG_DONE the dump's
+	// errno; the TLVs follow (the request echoed in between for an
+	// error without NLM_F_CAPPED).
+	const bool done = len >= NLMSG_HDRLEN && nlh->nlmsg_type == NLMSG_DONE;
+	const size_t hdr = NLMSG_HDRLEN + (done ? sizeof(int) : sizeof(nlmsgerr));
 
 	if (len < hdr || nlh->nlmsg_len > len || nlh->nlmsg_len < hdr)
 		return ack;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return ack;
 	size_t off = hdr;
-	// Without NLM_F_CAPPED the original request sits between the error
-	// and the TLVs.
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+	if (!done && !(nlh->nlmsg_flags & NLM_F_CAPPED)) {
 		auto *err = reinterpret_cast<const nlmsgerr *>(
 		    reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN);
 		off += NLMSG_ALIGN(err->msg.nlmsg_len) - sizeof(nlmsghdr);

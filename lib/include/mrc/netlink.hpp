@@ -39,9 +39,15 @@ struct ExtAck {
 	std::optional<uint32_t> policy_type;  ///< policy of the bad attribute: NL_ATTR_TYPE_*
 };
 
-/// Parse the extended ack of an NLMSG_ERROR message (NETLINK_CAP_ACK set:
-/// the original request is not echoed). Never reads past @len.
+/// Parse the extended ack of an NLMSG_ERROR message (with NETLINK_CAP_ACK
+/// the original request is not echoed), or of the NLMSG_DONE that ends a
+/// failed dump. Never reads past @len.
 ExtAck parse_extack(const nlmsghdr *nlh, size_t len);
+
+/// The error of a dump that failed part way, which the kernel reports in
+/// the NLMSG_DONE that ends it (an errno, positive), or 0: the message is
+/// no NLMSG_DONE or the dump completed. Never reads past @len.
+int done_error(const nlmsghdr *nlh, size_t len);
 
 /// Name of a top-level attribute of the family ("MRC_A_INFO_AF"), or a
 /// number when unknown.
