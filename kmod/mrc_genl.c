@@ -214,7 +214,11 @@ int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
  * @skb: the message to fill.
  * @cb: the dump's state: cb->args[0] is the position to resume at.
  *
- * Return: the length of @skb (0 ends the dump).
+ * One message per object, as many as fit in @skb.
+ *
+ * Return: the length of @skb (0 ends the dump), or -EMSGSIZE with an
+ * extack message when an object does not fit an empty message (none
+ * comes near NLMSG_GOODSIZE; the dump must not end as if complete).
  */
 int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -238,6 +242,10 @@ int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 	mutex_unlock(&mn->lock);
 	cb->args[0] = pos;
+	if (obj && !skb->len) {
+		NL_SET_ERR_MSG(cb->extack, "an object is too large for a dump message");
+		return -EMSGSIZE;
+	}
 	return skb->len;
 }
 
