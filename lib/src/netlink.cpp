@@ -92,9 +92,10 @@ const char *const kConn[] = {
     "MRC_CONN_A_RETX_RTO",    "MRC_CONN_A_RETX_NACK",    "MRC_CONN_A_RETX_SACK",
     "MRC_CONN_A_RETX_EV",     "MRC_CONN_A_TTR_COUNT",    "MRC_CONN_A_TTR_MAX",
     "MRC_CONN_A_BYTES_SENT",  "MRC_CONN_A_BYTES_RECV",   "MRC_CONN_A_PATHS",
-    "MRC_CONN_A_PATH",        "MRC_CONN_A_TTR_HIST",
+    "MRC_CONN_A_PATH",        "MRC_CONN_A_TTR_HIST",     "MRC_CONN_A_NR_PATHS",
+    "MRC_CONN_A_PATHS_FROM",
 };
-static_assert(std::size(kConn) == MRC_CONN_A_TTR_HIST + 1, "name every mrc_conn_attr value");
+static_assert(std::size(kConn) == MRC_CONN_A_PATHS_FROM + 1, "name every mrc_conn_attr value");
 const char *const kConnPath[] = {
     "MRC_CPATH_A_UNSPEC",    "MRC_CPATH_A_PAD",       "MRC_CPATH_A_EV",
     "MRC_CPATH_A_PLANE",     "MRC_CPATH_A_PATH_ID",   "MRC_CPATH_A_STATE",

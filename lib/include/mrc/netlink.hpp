@@ -149,6 +149,11 @@ Path parse_path(const std::vector<uint8_t> &attrs);
 Policy parse_policy(const std::vector<uint8_t> &attrs);
 Settings parse_settings(const std::vector<uint8_t> &attrs);
 Conn parse_conn(const std::vector<uint8_t> &attrs);
+/// The connections of a CONN_GET reply or dump: a connection whose EVs
+/// did not fit one message continues in the next ones (each with
+/// MRC_CONN_A_PATHS_FROM), appended here; throws Error(EPROTO, naming
+/// @op) when they come out of order or fewer than MRC_CONN_A_NR_PATHS.
+std::vector<Conn> parse_conns(const std::vector<Message> &msgs, const std::string &op);
 Stats parse_stats(const std::vector<uint8_t> &attrs);
 Event parse_event(const std::vector<uint8_t> &attrs);
 
