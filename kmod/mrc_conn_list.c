@@ -128,9 +128,11 @@ static int mrc_conn_list_collect(struct mrc_dp_net *dn, u32 b, u32 skip,
  *	@ci->paths are valid during the call only); non-zero stops the walk.
  * @arg: passed to @visit.
  *
- * A non-zero return of @visit leaves @pos at the connection it was given,
+ * A negative return of @visit leaves @pos at the connection it was given,
  * so the next walk from @pos visits that connection again: a dump whose
- * message is full resumes with the connection that did not fit.
+ * message is full resumes with the connection that did not fit. A
+ * positive one stops the walk after the connection (a dump that split
+ * it over messages holds the rest itself).
  *
  * Context: process (locks each socket).
  * Return: 0 when the walk is complete, what @visit returned when it
@@ -168,7 +170,7 @@ int mrc_conn_list_walk(struct net *net, const struct mrc_conn_filter *f, long po
 					release_sock(&msk->sk);
 					if (match)
 						err = visit(&ci, arg);
-					if (!err)
+					if (err >= 0)
 						pos[1]++;
 				}
 				sock_put(&msk->sk);

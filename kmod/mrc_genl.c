@@ -137,8 +137,9 @@ int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,
  *
  * Return: 0, or -EMSGSIZE when @m is full (nothing of @obj is left in it).
  */
-int mrc_genl_obj_put(const struct mrc_genl_obj *ops, struct mrc_genl_msg *m,
-		     struct mrc_net *mn, const void *obj)
+static int mrc_genl_obj_put(const struct mrc_genl_obj *ops,
+			    struct mrc_genl_msg *m, struct mrc_net *mn,
+			    const void *obj)
 {
 	struct nlattr *nest;
 	void *hdr;
@@ -185,9 +186,12 @@ int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	key = tb[ops->key];
-	m.skb = genlmsg_new(ops->reply_size, GFP_KERNEL);
-	if (!m.skb)
-		return -ENOMEM;
+	/* Without a reply size, @get_key sizes the reply to the object. */
+	if (ops->reply_size) {
+		m.skb = genlmsg_new(ops->reply_size, GFP_KERNEL);
+		if (!m.skb)
+			return -ENOMEM;
+	}
 	if (ops->get_key) {
 		err = ops->get_key(net, key, &m, info->extack);
 	} else {
@@ -202,7 +206,7 @@ int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
 		mutex_unlock(&mn->lock);
 	}
 	if (err) {
-		nlmsg_free(m.skb);
+		nlmsg_free(m.skb);	/* NULL when @get_key failed to allocate */
 		return err;
 	}
 	return genlmsg_reply(m.skb, info);
@@ -214,7 +218,11 @@ int mrc_genl_obj_get(struct sk_buff *skb, struct genl_info *info)
  * @skb: the message to fill.
  * @cb: the dump's state: cb->args[0] is the position to resume at.
  *
- * Return: the length of @skb (0 ends the dump).
+ * One message per object, as many as fit in @skb.
+ *
+ * Return: the length of @skb (0 ends the dump), or -EMSGSIZE with an
+ * extack message when an object does not fit an empty message (none
+ * comes near NLMSG_GOODSIZE; the dump must not end as if complete).
  */
 int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -238,6 +246,10 @@ int mrc_genl_obj_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 	mutex_unlock(&mn->lock);
 	cb->args[0] = pos;
+	if (obj && !skb->len) {
+		NL_SET_ERR_MSG(cb->extack, "an object is too large for a dump message");
+		return -EMSGSIZE;
+	}
 	return skb->len;
 }
 

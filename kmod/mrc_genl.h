@@ -101,9 +101,11 @@ struct mrc_genl_msg {
  * @missing_get: the same for GET (which can dump instead).
  * @key_missing: extack message of an object without @key.
  * @not_found: extack message when no object has the key.
- * @reply_size: size of a GET reply.
+ * @reply_size: size of a GET reply; 0 when @get_key allocates the reply
+ *	itself, sized to the object (a connection and its EVs).
  * @fill: put the object's attributes into @skb, inside its nest; nonzero
- *	(the message is full) cancels the object's message.
+ *	(the message is full) cancels the object's message. Not with
+ *	@get_key.
  * @find: the object @key names, or NULL; mrc_net::lock held.
  * @from: the first object at or after dump position *@pos, setting *@pos
  *	to its position, or NULL; mrc_net::lock held.
@@ -111,7 +113,9 @@ struct mrc_genl_msg {
  *	errno with an extack message); mrc_net::lock held.
  * @get_key: instead of @find and @fill under mrc_net::lock, put the object
  *	@key names into @m by other means (connections are not
- *	configuration); 0 or a negative errno with an extack message.
+ *	configuration), allocating @m->skb when @reply_size is 0 (a reply
+ *	of several messages: it sends all but the last, left in @m->skb);
+ *	0 or a negative errno with an extack message.
  * @set_policy: the nested policy of SET.
  * @set_rtnl: SET holds RTNL too (a plane's new device must not vanish).
  * @obj_size: size of an object: SET changes a copy.
@@ -152,8 +156,6 @@ struct mrc_genl_obj {
 int mrc_genl_obj_parse(struct genl_info *info, const struct mrc_genl_obj *obj,
 		       const struct nla_policy *pol, struct nlattr **tb,
 		       const char *missing);
-int mrc_genl_obj_put(const struct mrc_genl_obj *ops, struct mrc_genl_msg *m,
-		     struct mrc_net *mn, const void *obj);
 
 /**
  * enum mrc_genl_addr_role - what a node address of a request is, for the

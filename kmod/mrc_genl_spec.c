@@ -286,6 +286,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 		.cmd = MRC_CMD_CONN_GET,
 		.doit = mrc_genl_obj_get,
 		.dumpit = mrc_genl_conn_dump,
+		.done = mrc_genl_conn_dump_done,
 		.policy = mrc_conn_get_nl_policy,
 		.maxattr = MRC_A_MAX,
 	},

@@ -41,6 +41,7 @@ int mrc_genl_policy_add(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_settings_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_settings_set(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_conn_dump_done(struct netlink_callback *cb);
 int mrc_genl_stats_get(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_probe(struct sk_buff *skb, struct genl_info *info);
 

@@ -71,6 +71,9 @@ must_fail selftests/tools/mrc_nlconst.py 's/^MRC_CMD_PLANE_ADD = 2$/MRC_CMD_PLAN
 # A handler's prototype renamed by hand.
 must_fail kmod/mrc_genl_spec.h 's/^int mrc_genl_probe(/int mrc_genl_probe_do(/' \
 	'mrc_genl_probe_do('
+# A dump's done callback (the spec's dump: post) dropped by hand.
+must_fail kmod/mrc_genl_spec.c '/^\t\t\.done = mrc_genl_conn_dump_done,$/d' \
+	'.done = mrc_genl_conn_dump_done,'
 # The spec changed without regenerating: the outputs it no longer matches.
 must_fail Documentation/netlink/specs/mrc.yaml 's/^\( *checks: { max: \)128 }$/\1127 }/' \
 	'NLA_POLICY_MAX(NLA_U8, 128)'

@@ -364,6 +364,19 @@ def handler(o, kind):
     return "mrc_genl_%s_dump" % lname(base)
 
 
+def dump_hook(o, hook):
+    """The function a dump's "pre" (.start) or "post" (.done) names, as in
+    the kernel's YNL specs (its name, dashed), or None. 6.1's genl_ops has
+    .start and .done per operation, but pre_doit and post_doit only per
+    family: a do's "pre" or "post" is refused."""
+    for h in ("pre", "post"):
+        if (o.get("do") or {}).get(h):
+            raise SpecError("op %s: do: %s is not supported (6.1 has no per-operation "
+                            "pre_doit/post_doit)" % (o["name"], h))
+    name = (o.get("dump") or {}).get(hook)
+    return lname(name) if name else None
+
+
 def objects(sp):
     """[(object, [ops])] of the commands the shared handlers serve."""
     out = {}
@@ -477,8 +490,12 @@ def gen_kernel(sp):
         c.append("\t\t.cmd = %s," % sp.op_c(o))
         if o.get("do"):
             c.append("\t\t.doit = %s," % handler(o, "do"))
+        if dump_hook(o, "pre"):
+            c.append("\t\t.start = %s," % dump_hook(o, "pre"))
         if o.get("dump"):
             c.append("\t\t.dumpit = %s," % handler(o, "dump"))
+        if dump_hook(o, "post"):
+            c.append("\t\t.done = %s," % dump_hook(o, "post"))
         c.append("\t\t.policy = %s," % name)
         c.append("\t\t.maxattr = %s," % sp.set_max(sp.sets[o["attribute-set"]]))
         flags = o.get("flags", [])
@@ -585,6 +602,11 @@ void mrc_genl_exit(void)
             if o.get(kind) and handler(o, kind) not in seen:
                 seen.add(handler(o, kind))
                 h.append("int %s(struct sk_buff *skb, %s);" % (handler(o, kind), args))
+            for hook in ("pre", "post"):
+                fn = dump_hook(o, hook) if kind == "dump" else None
+                if fn and fn not in seen:
+                    seen.add(fn)
+                    h.append("int %s(struct netlink_callback *cb);" % fn)
     objs = objects(sp)
     if objs:
         h.append("\n/* Objects the shared handlers serve (hand-written), by command. */")

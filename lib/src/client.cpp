@@ -370,6 +370,34 @@ void Client::settings_set(const Settings &s)
 
 // ---- connections ----
 
+namespace {
+
+// Append the EVs of connection attributes @a (MRC_CONN_A_PATHS) to @out.
+void append_conn_paths(const Attrs &a, std::vector<ConnPath> &out)
+{
+	Attrs paths = a.nested(MRC_CONN_A_PATHS);
+	for (const auto &pa : paths.all()) {
+		if (pa.type() != MRC_CONN_A_PATH)
+			continue;
+		Attrs p(pa);
+		ConnPath cp;
+		cp.ev = p.u32(MRC_CPATH_A_EV).value_or(0);
+		cp.plane = p.u32(MRC_CPATH_A_PLANE).value_or(0);
+		cp.path_id = p.u32(MRC_CPATH_A_PATH_ID);
+		cp.state = p.u8(MRC_CPATH_A_STATE).value_or(0);
+		cp.reason = p.u8(MRC_CPATH_A_REASON).value_or(0);
+		cp.tx_pkts = p.u64(MRC_CPATH_A_TX_PKTS).value_or(0);
+		cp.retx_pkts = p.u64(MRC_CPATH_A_RETX_PKTS).value_or(0);
+		cp.lost_pkts = p.u64(MRC_CPATH_A_LOST_PKTS).value_or(0);
+		cp.timeouts = p.u64(MRC_CPATH_A_TIMEOUTS).value_or(0);
+		cp.ecn_marks = p.u64(MRC_CPATH_A_ECN_MARKS).value_or(0);
+		cp.srtt_us = p.u32(MRC_CPATH_A_SRTT).value_or(0);
+		out.push_back(cp);
+	}
+}
+
+} // namespace
+
 Conn parse_conn(const std::vector<uint8_t> &attrs)
 {
 	Attrs a = Attrs(attrs).nested(MRC_A_CONN);
@@ -406,26 +434,36 @@ Conn parse_conn(const std::vector<uint8_t> &attrs)
 		if (h.type() >= 1 && h.type() <= MRC_TTR_BUCKETS)
 			c.ttr_hist[h.type() - 1] = h.u64();
 	}
-	Attrs paths = a.nested(MRC_CONN_A_PATHS);
-	for (const auto &pa : paths.all()) {
-		if (pa.type() != MRC_CONN_A_PATH)
-			continue;
-		Attrs p(pa);
-		ConnPath cp;
-		cp.ev = p.u32(MRC_CPATH_A_EV).value_or(0);
-		cp.plane = p.u32(MRC_CPATH_A_PLANE).value_or(0);
-		cp.path_id = p.u32(MRC_CPATH_A_PATH_ID);
-		cp.state = p.u8(MRC_CPATH_A_STATE).value_or(0);
-		cp.reason = p.u8(MRC_CPATH_A_REASON).value_or(0);
-		cp.tx_pkts = p.u64(MRC_CPATH_A_TX_PKTS).value_or(0);
-		cp.retx_pkts = p.u64(MRC_CPATH_A_RETX_PKTS).value_or(0);
-		cp.lost_pkts = p.u64(MRC_CPATH_A_LOST_PKTS).value_or(0);
-		cp.timeouts = p.u64(MRC_CPATH_A_TIMEOUTS).value_or(0);
-		cp.ecn_marks = p.u64(MRC_CPATH_A_ECN_MARKS).value_or(0);
-		cp.srtt_us = p.u32(MRC_CPATH_A_SRTT).value_or(0);
-		c.paths.push_back(cp);
-	}
+	append_conn_paths(a, c.paths);
 	return c;
+}
+
+std::vector<Conn> parse_conns(const std::vector<Message> &msgs, const std::string &op)
+{
+	std::vector<Conn> v;
+	std::vector<std::optional<uint32_t>> want; // MRC_CONN_A_NR_PATHS of each
+	for (const auto &m : msgs) {
+		Attrs a = Attrs(m.attrs).nested(MRC_A_CONN);
+		auto from = a.u32(MRC_CONN_A_PATHS_FROM);
+		if (!from) {
+			v.push_back(parse_conn(m.attrs));
+			want.push_back(a.u32(MRC_CONN_A_NR_PATHS));
+			continue;
+		}
+		// A continuation: the next EVs of the connection just before.
+		uint32_t id = a.u32(MRC_CONN_A_ID).value_or(0);
+		if (v.empty() || v.back().id != id || v.back().paths.size() != *from)
+			throw Error(EPROTO, op + ": EVs " + std::to_string(*from) +
+						"... of connection " + std::to_string(id) +
+						" came out of order");
+		append_conn_paths(a, v.back().paths);
+	}
+	for (size_t i = 0; i < v.size(); i++)
+		if (want[i] && v[i].paths.size() != *want[i])
+			throw Error(EPROTO, op + ": connection " + std::to_string(v[i].id) + ": " +
+						std::to_string(v[i].paths.size()) + " of its " +
+						std::to_string(*want[i]) + " EVs came");
+	return v;
 }
 
 std::vector<Conn> Client::conns(const ConnFilter &f)
@@ -449,18 +487,19 @@ std::vector<Conn> Client::conns(const ConnFilter &f)
 		w.end_nest();
 		attrs = w.bytes();
 	}
-	std::vector<Conn> v;
-	for (const auto &m : call(MRC_CMD_CONN_GET, attrs, true, "conn show"))
-		v.push_back(parse_conn(m.attrs));
-	return v;
+	return parse_conns(call(MRC_CMD_CONN_GET, attrs, true, "conn show"), "conn show");
 }
 
 Conn Client::conn_get(uint32_t id)
 {
 	AttrWriter w;
 	w.begin_nest(MRC_A_CONN).put_u32(MRC_CONN_A_ID, id).end_nest();
-	return parse_conn(
-	    one(call(MRC_CMD_CONN_GET, w.bytes(), false, "conn show"), "conn show").attrs);
+	// One connection, in as many messages as its EVs take.
+	auto v = parse_conns(call(MRC_CMD_CONN_GET, w.bytes(), false, "conn show"), "conn show");
+	if (v.size() != 1)
+		throw Error(EPROTO, "conn show: the kernel sent " + std::to_string(v.size()) +
+					" connections for one");
+	return std::move(v.front());
 }
 
 // ---- statistics, probes ----

@@ -92,9 +92,10 @@ const char *const kConn[] = {
     "MRC_CONN_A_RETX_RTO",    "MRC_CONN_A_RETX_NACK",    "MRC_CONN_A_RETX_SACK",
     "MRC_CONN_A_RETX_EV",     "MRC_CONN_A_TTR_COUNT",    "MRC_CONN_A_TTR_MAX",
     "MRC_CONN_A_BYTES_SENT",  "MRC_CONN_A_BYTES_RECV",   "MRC_CONN_A_PATHS",
-    "MRC_CONN_A_PATH",        "MRC_CONN_A_TTR_HIST",
+    "MRC_CONN_A_PATH",        "MRC_CONN_A_TTR_HIST",     "MRC_CONN_A_NR_PATHS",
+    "MRC_CONN_A_PATHS_FROM",
 };
-static_assert(std::size(kConn) == MRC_CONN_A_TTR_HIST + 1, "name every mrc_conn_attr value");
+static_assert(std::size(kConn) == MRC_CONN_A_PATHS_FROM + 1, "name every mrc_conn_attr value");
 const char *const kConnPath[] = {
     "MRC_CPATH_A_UNSPEC",    "MRC_CPATH_A_PAD",       "MRC_CPATH_A_EV",
     "MRC_CPATH_A_PLANE",     "MRC_CPATH_A_PATH_ID",   "MRC_CPATH_A_STATE",
@@ -284,19 +285,32 @@ std::string describe_error(const std::string &operation, int errnum, const ExtAc
 	return format_error(operation, errnum, ack.message, bad, missing);
 }
 
+int done_error(const nlmsghdr *nlh, size_t len)
+{
+	const size_t hdr = NLMSG_HDRLEN + sizeof(int);
+	if (len < hdr || nlh->nlmsg_len > len || nlh->nlmsg_len < hdr ||
+	    nlh->nlmsg_type != NLMSG_DONE)
+		return 0;
+	int err;
+	std::memcpy(&err, reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN, sizeof(err));
+	return err < 0 ? -err : 0;
+}
+
 ExtAck parse_extack(const nlmsghdr *nlh, size_t len)
 {
 	ExtAck ack;
-	const size_t hdr = NLMSG_HDRLEN + sizeof(nlmsgerr);
+	// An NLMSG_ERROR holds a struct nlmsgerr, an NLMSG_DONE the dump's
+	// errno; the TLVs follow (the request echoed in between for an
+	// error without NLM_F_CAPPED).
+	const bool done = len >= NLMSG_HDRLEN && nlh->nlmsg_type == NLMSG_DONE;
+	const size_t hdr = NLMSG_HDRLEN + (done ? sizeof(int) : sizeof(nlmsgerr));
 
 	if (len < hdr || nlh->nlmsg_len > len || nlh->nlmsg_len < hdr)
 		return ack;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return ack;
 	size_t off = hdr;
-	// Without NLM_F_CAPPED the original request sits between the error
-	// and the TLVs.
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+	if (!done && !(nlh->nlmsg_flags & NLM_F_CAPPED)) {
 		auto *err = reinterpret_cast<const nlmsgerr *>(
 		    reinterpret_cast<const uint8_t *>(nlh) + NLMSG_HDRLEN);
 		off += NLMSG_ALIGN(err->msg.nlmsg_len) - sizeof(nlmsghdr);

@@ -60,6 +60,13 @@ SockPtr open_genl()
 	// Ask for the kernel's error text, without the echo of our request.
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	// Read each datagram whole, however large: peeking sizes the buffer
+	// to it. The kernel fills a dump's datagrams up to the largest buffer
+	// the socket has read with (up to 32 KB), and a connection's
+	// messages (kmod/mrc_genl_conn.c) come near 16 KB each. libnl 3.7
+	// peeks by default when no buffer size is set, but nothing binds it
+	// to: ask, rather than fail with NLE_MSG_TRUNC should that change.
+	nl_socket_enable_msg_peek(sock.get());
 	return sock;
 }
 
@@ -128,9 +135,17 @@ private:
 		return NL_OK;
 	}
 
-	static int done_cb(nl_msg *, void *arg)
+	static int done_cb(nl_msg *m, void *arg)
 	{
-		static_cast<Exchange *>(arg)->done_ = true;
+		auto *self = static_cast<Exchange *>(arg);
+		nlmsghdr *nlh = nlmsg_hdr(m);
+		// A dump that failed part way ends with an NLMSG_DONE carrying
+		// its error and extack: the replies so far are not all there is.
+		if (int errnum = done_error(nlh, nlh->nlmsg_len)) {
+			self->errnum_ = errnum;
+			self->ack_ = parse_extack(nlh, nlh->nlmsg_len);
+		}
+		self->done_ = true;
 		return NL_STOP;
 	}
 

@@ -3,6 +3,7 @@
 #include <mrc/attr.hpp>
 #include <mrc/netlink.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -317,6 +318,94 @@ TEST_F(Fixture, ConnDumpWithoutFilterSendsNoAttributes)
 {
 	client->conns();
 	EXPECT_TRUE(fake->calls[0].req.attrs.empty());
+}
+
+// The messages of a connection with @n EVs split as the kernel splits
+// them: the first with every attribute and MRC_CONN_A_NR_PATHS, the next
+// ones with the id, MRC_CONN_A_PATHS_FROM and @per more EVs each.
+std::vector<mrc::Message> split_conn(uint32_t id, uint32_t n, uint32_t per)
+{
+	std::vector<mrc::Message> v;
+	for (uint32_t from = 0; from < n || !from; from += per) {
+		AttrWriter w;
+		w.begin_nest(MRC_A_CONN).put_u32(MRC_CONN_A_ID, id);
+		if (from)
+			w.put_u32(MRC_CONN_A_PATHS_FROM, from);
+		else
+			w.put_u8(MRC_CONN_A_STATE, MRC_CONN_ESTABLISHED)
+			    .put_str(MRC_CONN_A_POLICY, "wide")
+			    .put_u32(MRC_CONN_A_NR_PATHS, n);
+		w.begin_nest(MRC_CONN_A_PATHS);
+		for (uint32_t ev = from; ev < std::min(n, from + per); ev++)
+			w.begin_nest(MRC_CONN_A_PATH)
+			    .put_u32(MRC_CPATH_A_EV, ev + 1)
+			    .put_u32(MRC_CPATH_A_PLANE, ev % 4)
+			    .put_u64(MRC_CPATH_A_TX_PKTS, ev)
+			    .end_nest();
+		w.end_nest().end_nest();
+		v.push_back({MRC_CMD_CONN_GET, w.bytes()});
+		if (!n)
+			break;
+	}
+	return v;
+}
+
+// A connection split over messages is put back together, between others.
+TEST_F(Fixture, ConnDumpJoinsASplitConnection)
+{
+	auto msgs = split_conn(9, 1024, 128);
+	ASSERT_EQ(msgs.size(), 8u);
+	msgs.insert(msgs.begin(), conn_msg(1));
+	msgs.push_back(conn_msg(2));
+	fake->reply_many(msgs);
+	auto v = client->conns();
+	ASSERT_EQ(v.size(), 3u);
+	EXPECT_EQ(v[0].id, 1u);
+	EXPECT_EQ(v[0].paths.size(), 2u);
+	EXPECT_EQ(v[1].id, 9u);
+	EXPECT_EQ(v[1].policy, "wide");
+	EXPECT_EQ(v[1].state, MRC_CONN_ESTABLISHED);
+	ASSERT_EQ(v[1].paths.size(), 1024u);
+	for (uint32_t i = 0; i < 1024; i++)
+		ASSERT_EQ(v[1].paths[i].ev, i + 1) << i;
+	EXPECT_EQ(v[1].paths[1023].tx_pkts, 1023u);
+	EXPECT_EQ(v[2].id, 2u);
+}
+
+// The single GET of a wide connection: several messages, one connection.
+TEST_F(Fixture, ConnGetJoinsItsMessages)
+{
+	fake->reply_many(split_conn(9, 300, 128));
+	auto c = client->conn_get(9);
+	EXPECT_FALSE(fake->calls[0].dump);
+	EXPECT_EQ(c.id, 9u);
+	ASSERT_EQ(c.paths.size(), 300u);
+	EXPECT_EQ(c.paths[299].ev, 300u);
+	fake->reply_many(split_conn(0, 0, 128));
+	EXPECT_TRUE(client->conn_get(0).paths.empty());
+}
+
+// Continuations out of order, of another connection, or missing: an
+// error, never a connection with some of its EVs.
+TEST_F(Fixture, ConnSplitBrokenIsAnError)
+{
+	auto expect_eproto = [&](std::vector<mrc::Message> msgs, const char *what) {
+		fake->reply_many(std::move(msgs));
+		try {
+			client->conns();
+			FAIL() << what;
+		} catch (const mrc::Error &e) {
+			EXPECT_EQ(e.errnum(), EPROTO) << what;
+			EXPECT_EQ(std::string(e.what()).rfind("conn show: ", 0), 0u) << e.what();
+		}
+	};
+	auto msgs = split_conn(9, 300, 128);
+	expect_eproto({msgs[0], msgs[2]}, "a continuation skipped");
+	expect_eproto({msgs[0], msgs[1]}, "the last continuation missing");
+	expect_eproto({msgs[1], msgs[2]}, "no first message");
+	expect_eproto({msgs[0], conn_msg(3), msgs[1], msgs[2]}, "another connection between");
+	auto other = split_conn(8, 300, 128);
+	expect_eproto({msgs[0], other[1], msgs[2]}, "another connection's continuation");
 }
 
 TEST_F(Fixture, StatsAndNames)

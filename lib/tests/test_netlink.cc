@@ -116,6 +116,58 @@ TEST(ExtAck, UncappedSkipsTheEchoedRequest)
 	EXPECT_EQ(mrc::parse_extack(hdr(buf), buf.size()).message, "bad");
 }
 
+// The NLMSG_DONE that ends a dump: its errno, and the extack TLVs after it
+// when the kernel gave a message.
+std::vector<uint8_t> done_msg(int err, const char *text)
+{
+	std::vector<uint8_t> buf(NLMSG_HDRLEN + sizeof(int), 0);
+	int e = -err;
+	std::memcpy(buf.data() + NLMSG_HDRLEN, &e, sizeof(e));
+	if (text)
+		put_tlv(buf, NLMSGERR_ATTR_MSG, text, std::strlen(text) + 1);
+	nlmsghdr h{};
+	h.nlmsg_len = buf.size();
+	h.nlmsg_type = NLMSG_DONE;
+	h.nlmsg_flags = NLM_F_MULTI | (text ? NLM_F_ACK_TLVS : 0);
+	std::memcpy(buf.data(), &h, sizeof(h));
+	return buf;
+}
+
+TEST(DumpDone, CompleteDumpIsNoError)
+{
+	auto b = done_msg(0, nullptr);
+	EXPECT_EQ(mrc::done_error(hdr(b), b.size()), 0);
+	EXPECT_TRUE(mrc::parse_extack(hdr(b), b.size()).message.empty());
+}
+
+TEST(DumpDone, FailedDumpGivesItsErrnoAndMessage)
+{
+	auto b = done_msg(EMSGSIZE, "a connection grew too wide");
+	EXPECT_EQ(mrc::done_error(hdr(b), b.size()), EMSGSIZE);
+	auto ack = mrc::parse_extack(hdr(b), b.size());
+	EXPECT_EQ(ack.message, "a connection grew too wide");
+	EXPECT_FALSE(ack.offset);
+	EXPECT_EQ(mrc::describe_error("conn show", EMSGSIZE, ack, {}),
+		  "conn show: a connection grew too wide [Message too long]");
+}
+
+TEST(DumpDone, OtherMessagesAndTruncationAreNoError)
+{
+	auto e = error_msg(EINVAL, "x", std::nullopt, std::nullopt);
+	EXPECT_EQ(mrc::done_error(hdr(e), e.size()), 0);
+	auto b = done_msg(EMSGSIZE, "some message");
+	for (size_t len = 0; len < NLMSG_HDRLEN + sizeof(int); len++) {
+		std::vector<uint8_t> cut(b.begin(), b.begin() + len);
+		cut.resize(std::max(cut.size(), sizeof(nlmsghdr)), 0);
+		EXPECT_EQ(mrc::done_error(hdr(cut), len), 0) << len;
+	}
+	for (size_t len = 0; len < b.size(); len++) {
+		std::vector<uint8_t> cut(b.begin(), b.begin() + len);
+		cut.resize(std::max(cut.size(), sizeof(nlmsghdr)), 0);
+		EXPECT_TRUE(mrc::parse_extack(hdr(cut), len).message.empty()) << len;
+	}
+}
+
 TEST(Errors, FormatNamesTheAttributeAndErrno)
 {
 	mrc::ExtAck ack;

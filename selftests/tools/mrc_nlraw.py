@@ -9,6 +9,10 @@ tested with raw messages built here. Usage:
     mrc_nlraw.py SCENARIO     print "ERRNO: extack message" (or "OK")
     mrc_nlraw.py --all        every scenario: "SCENARIO<TAB>result" lines
     mrc_nlraw.py --list       list the scenarios
+    mrc_nlraw.py --conn-get ID
+                              the single CONN_GET (a do, which mrcctl never
+                              sends: its `conn show id N` is a filtered
+                              dump): "OK <EVs> EVs in <messages> messages"
 
 Exit status 0 when the kernel answered (whatever it answered), 1 on a
 local problem (no family, bad scenario).
@@ -84,22 +88,27 @@ def request(sock, family, cmd, payload, flags=NLM_F_REQUEST | NLM_F_ACK):
     while data:
         length, mtype, mflags = struct.unpack("IHH", data[:8])
         if mtype == NLMSG_ERROR:
-            err = -struct.unpack("i", data[16:20])[0]
-            off = 16 + 4 + 16  # nlmsgerr with a capped request
-            text = ""
-            while off + 4 <= length:
-                alen, atype = struct.unpack("HH", data[off:off + 4])
-                if alen < 4:
-                    break
-                if atype & 0x7fff == NLMSGERR_ATTR_MSG:
-                    text = data[off + 4:off + alen].split(b"\0")[0].decode()
-                off += (alen + 3) & ~3
-            if err == 0:
-                return "OK"
-            name = "EOPNOTSUPP" if err == errno.EOPNOTSUPP else errno.errorcode.get(err, str(err))
-            return "%s: %s" % (name, text) if text else name
+            return error_text(data[:length])
         data = data[(length + 3) & ~3:]
     return "OK"
+
+
+def error_text(msg):
+    """An NLMSG_ERROR (capped, with extack): "OK", "ERRNO" or "ERRNO: text"."""
+    err = -struct.unpack("i", msg[16:20])[0]
+    off = 16 + 4 + 16  # nlmsgerr with a capped request
+    text = ""
+    while off + 4 <= len(msg):
+        alen, atype = struct.unpack("HH", msg[off:off + 4])
+        if alen < 4:
+            break
+        if atype & 0x7fff == NLMSGERR_ATTR_MSG:
+            text = msg[off + 4:off + alen].split(b"\0")[0].decode()
+        off += (alen + 3) & ~3
+    if err == 0:
+        return "OK"
+    name = "EOPNOTSUPP" if err == errno.EOPNOTSUPP else errno.errorcode.get(err, str(err))
+    return "%s: %s" % (name, text) if text else name
 
 
 def family_id(sock):
@@ -117,6 +126,69 @@ def family_id(sock):
             return struct.unpack("H", data[off + 4:off + 6])[0]
         off += (alen + 3) & ~3
     return None
+
+
+def attrs(data):
+    """{type: payload} of the attributes in data (the last of a type)."""
+    out, off = {}, 0
+    while off + 4 <= len(data):
+        alen, atype = struct.unpack("HH", data[off:off + 4])
+        if alen < 4:
+            break
+        out[atype & 0x7fff] = data[off + 4:off + alen]
+        off += (alen + 3) & ~3
+    return out
+
+
+def nested_all(data, t):
+    """Payloads of every attribute of type t in data, in order."""
+    out, off = [], 0
+    while off + 4 <= len(data):
+        alen, atype = struct.unpack("HH", data[off:off + 4])
+        if alen < 4:
+            break
+        if atype & 0x7fff == t:
+            out.append(data[off + 4:off + alen])
+        off += (alen + 3) & ~3
+    return out
+
+
+def conn_get(sock, family, conn_id):
+    """CONN_GET (do) of connection conn_id, its messages joined as a reader
+    must (uapi enum mrc_conn_attr): ("OK", EVs, messages) or (error, None,
+    messages). An error when a continuation is out of place or the EVs
+    are not MRC_CONN_A_NR_PATHS."""
+    payload = nest(nl.MRC_A_CONN, u32(nl.MRC_CONN_A_ID, conn_id))
+    body = struct.pack("BBH", CMD["CONN_GET"], 1, 0) + payload
+    sock.send(struct.pack("IHHII", 16 + len(body), family, NLM_F_REQUEST | NLM_F_ACK, 1, 0)
+              + body)
+    evs, want, msgs = None, None, 0
+    while True:
+        data = sock.recv(1 << 20)
+        while len(data) >= 16:
+            length, mtype = struct.unpack("IH", data[:6])
+            msg, data = data[:length], data[(length + 3) & ~3:]
+            if mtype == NLMSG_ERROR:
+                if error_text(msg) != "OK":
+                    return error_text(msg), None, msgs
+                if evs is None or want is None or len(evs) != want:
+                    return "EPROTO: %s of %s EVs" % (len(evs or []), want), None, msgs
+                return "OK", evs, msgs
+            msgs += 1
+            conn = attrs(attrs(msg[20:]).get(nl.MRC_A_CONN, b""))
+            cur = [struct.unpack("I", attrs(p)[nl.MRC_CPATH_A_EV])[0]
+                   for p in nested_all(conn.get(nl.MRC_CONN_A_PATHS, b""), nl.MRC_CONN_A_PATH)]
+            if nl.MRC_CONN_A_PATHS_FROM in conn:
+                start = struct.unpack("I", conn[nl.MRC_CONN_A_PATHS_FROM])[0]
+                if evs is None or start != len(evs):
+                    return "EPROTO: continuation from %d after %s EVs" % (
+                        start, len(evs or [])), None, msgs
+                evs += cur
+            elif evs is None:
+                evs = cur
+                want = struct.unpack("I", conn[nl.MRC_CONN_A_NR_PATHS])[0]
+            else:
+                return "EPROTO: a second connection", None, msgs
 
 
 SADDR = addr(PLANE_SADDR, "2001:db8::1")
@@ -152,7 +224,24 @@ SCENARIOS = {
 }
 
 
+def open_family():
+    """A generic netlink socket asking for extack, and the family's id
+    (None without the module)."""
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    return sock, family_id(sock)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--conn-get":
+        sock, fam = open_family()
+        if fam is None:
+            print("no mrc family", file=sys.stderr)
+            return 1
+        result, evs, msgs = conn_get(sock, fam, int(sys.argv[2]))
+        print("OK %d EVs in %d messages" % (len(evs), msgs) if evs is not None else result)
+        return 0
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 1
@@ -162,10 +251,7 @@ def main():
     if sys.argv[1] != "--all" and sys.argv[1] not in SCENARIOS:
         print("unknown scenario " + sys.argv[1], file=sys.stderr)
         return 1
-    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
-    fam = family_id(sock)
+    sock, fam = open_family()
     if fam is None:
         print("no mrc family", file=sys.stderr)
         return 1

@@ -555,7 +555,9 @@ enum mrc_mib {
  * @MRC_CMD_SETTINGS_GET: the namespace's settings (do; MRC_A_SETTINGS).
  * @MRC_CMD_SETTINGS_SET: change settings (do; MRC_A_SETTINGS). CAP_NET_ADMIN.
  * @MRC_CMD_CONN_GET: one connection (do, MRC_A_CONN with id) or all, optionally
- *	filtered by the attributes of MRC_A_CONN (dump).
+ *	filtered by the attributes of MRC_A_CONN (dump). A connection whose
+ *	EVs do not fit one message comes in several (see enum mrc_conn_attr),
+ *	in a dump as in the reply of a do, all from one snapshot of it.
  * @MRC_CMD_STATS_GET: the namespace's MIB counters and its time-to-recovery
  *	histogram (do; MRC_A_STATS, MRC_A_STATS_TTR_HIST,
  *	MRC_A_STATS_TTR_SUM).
@@ -814,7 +816,14 @@ enum mrc_settings_attr {
 /**
  * enum mrc_conn_attr - attributes of a connection (inside MRC_A_CONN). In a
  * CONN_GET dump request MRC_A_CONN is a filter: only connections whose
- * attributes equal every given one of MRC_CONN_A_ID,
+ * attributes equal every given one of MRC_CONN_A_ID, _LOCAL_ADDR, _REMOTE_ADDR,
+ * _LOCAL_PORT, _REMOTE_PORT and _STATE are listed. In a reply, a connection's
+ * first message holds every attribute and the first of its EVs; a connection
+ * with more EVs than one message holds (at most 128 a message: a nest's length
+ * is 16 bits, and a 1024-EV set is about 115 KB) continues in the messages
+ * right after it, each with only MRC_CONN_A_ID, MRC_CONN_A_PATHS_FROM and the
+ * next EVs. A reader appends their EVs to the connection's until it has
+ * MRC_CONN_A_NR_PATHS.
  * @MRC_CONN_A_UNSPEC: never used.
  * @MRC_CONN_A_PAD: padding for 64-bit attributes.
  * @MRC_CONN_A_ID: connection id, unique in the namespace (u32).
@@ -850,6 +859,11 @@ enum mrc_settings_attr {
  * @MRC_CONN_A_TTR_HIST: time-to-recovery histogram (nested: attribute type b +
  *	1 is the u64 count of bucket b of MRC_TTR_BUCKETS; only non-empty
  *	buckets are present; type 0 pads).
+ * @MRC_CONN_A_NR_PATHS: EVs in the connection's set (u32; in its first
+ *	message): how many MRC_CONN_A_PATH its messages hold together.
+ * @MRC_CONN_A_PATHS_FROM: marks a continuation message of a connection (u32):
+ *	the index in its EV set of the message's first MRC_CONN_A_PATH, which
+ *	is how many EVs the messages before it held.
  * @__MRC_CONN_A_MAX: number of attributes.
  * @MRC_CONN_A_MAX: highest attribute.
  */
@@ -886,6 +900,8 @@ enum mrc_conn_attr {
 	MRC_CONN_A_PATHS,
 	MRC_CONN_A_PATH,
 	MRC_CONN_A_TTR_HIST,
+	MRC_CONN_A_NR_PATHS,
+	MRC_CONN_A_PATHS_FROM,
 
 	__MRC_CONN_A_MAX,
 	MRC_CONN_A_MAX = __MRC_CONN_A_MAX - 1

@@ -39,9 +39,15 @@ struct ExtAck {
 	std::optional<uint32_t> policy_type;  ///< policy of the bad attribute: NL_ATTR_TYPE_*
 };
 
-/// Parse the extended ack of an NLMSG_ERROR message (NETLINK_CAP_ACK set:
-/// the original request is not echoed). Never reads past @len.
+/// Parse the extended ack of an NLMSG_ERROR message (with NETLINK_CAP_ACK
+/// the original request is not echoed), or of the NLMSG_DONE that ends a
+/// failed dump. Never reads past @len.
 ExtAck parse_extack(const nlmsghdr *nlh, size_t len);
+
+/// The error of a dump that failed part way, which the kernel reports in
+/// the NLMSG_DONE that ends it (an errno, positive), or 0: the message is
+/// no NLMSG_DONE or the dump completed. Never reads past @len.
+int done_error(const nlmsghdr *nlh, size_t len);
 
 /// Name of a top-level attribute of the family ("MRC_A_INFO_AF"), or a
 /// number when unknown.
@@ -143,6 +149,11 @@ Path parse_path(const std::vector<uint8_t> &attrs);
 Policy parse_policy(const std::vector<uint8_t> &attrs);
 Settings parse_settings(const std::vector<uint8_t> &attrs);
 Conn parse_conn(const std::vector<uint8_t> &attrs);
+/// The connections of a CONN_GET reply or dump: a connection whose EVs
+/// did not fit one message continues in the next ones (each with
+/// MRC_CONN_A_PATHS_FROM), appended here; throws Error(EPROTO, naming
+/// @op) when they come out of order or fewer than MRC_CONN_A_NR_PATHS.
+std::vector<Conn> parse_conns(const std::vector<Message> &msgs, const std::string &op);
 Stats parse_stats(const std::vector<uint8_t> &attrs);
 Event parse_event(const std::vector<uint8_t> &attrs);
 
