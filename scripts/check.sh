@@ -21,7 +21,7 @@ jobs=$(nproc)
 logdir=$build/check
 start=$SECONDS
 
-step() { echo; echo "==> $*"; }
+step() { echo; echo "==> $* (at $((SECONDS - start)) s)"; }
 die() { echo "check: FAILED at step: $*" >&2; exit 1; }
 
 # ktap_failures KTAP: why each failed test of KTAP failed: each failed
