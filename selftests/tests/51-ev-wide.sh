@@ -151,8 +151,11 @@ port=$((port + 1))
 mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 > "$res/wide.server" 2> "$res/wide.server.log"
 srv=$MRC_BG_PID
 mrc_wait_for 30 grep -q listening "$res/wide.server.log"
+# The client sends until the reads are done (SIGTERM: a graceful close),
+# not for a fixed time: on a loaded machine a 6 s transfer was over
+# before the reads, which then found no connection.
 mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
-	--duration "$(mrc_time 6)" > "$res/wide.client" 2> "$res/wide.client.log"
+	--duration "$(mrc_time 120)" > "$res/wide.client" 2> "$res/wide.client.log"
 cli=$MRC_BG_PID
 wide_up() { [ "$(mrcctl_count_rows in_ns "$FAB_A" "$MRCCTL" conn show state established)" -ge 1 ]; }
 mrc_wait_for 20 wide_up
@@ -205,6 +208,7 @@ mrc_check_eq "mrcctl -j conn: A's connection with $((4 * WIDE)) EVs, $WIDE on ea
 mrc_check_eq "mrcctl -j conn show id $wide_id: the same EVs" same "$wide_show"
 mrc_check_eq "single CONN_GET of $wide_id: the same EVs" same "$wide_get"
 mrc_check "the single CONN_GET took more than one message ($wide_msgs)" [ "$wide_msgs" -gt 1 ]
+kill -TERM "$cli" 2>/dev/null
 wait "$cli"
 crc=$?
 wait "$srv"
