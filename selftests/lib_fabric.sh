@@ -55,21 +55,29 @@ declare -gA _fab_plane_addr=()	# "x p": host x's address on plane p
 declare -gA _fab_host_nh=()	# x: host x's nexthops, one per plane
 declare -gA _fab_up_nh=()	# "x p": T0x[p]'s nexthops, one per spine
 
+# The fabric's names without a subshell each (a $(...) is a fork, 14 ms
+# in the emulated guest, and a 4-host fabric names hundreds of nodes):
+# the _v functions set a variable; the others print it, for callers.
+#
+# _fab_ns_v VAR ROLE [P [S]]: the namespace of host ROLE (a..f) or of a
+# router: t0a|t0b|t0<x> P, t1 P S.
+_fab_ns_v() {
+	printf -v "$1" 'mrc-%s%s%s-%s' "$2" "${3:+-$3}" "${4:+-$4}" "$$"
+}
 _fab_ns() { # role -> namespace name
-	echo "mrc-$1-$$"
+	local n
+	_fab_ns_v n "$1"
+	echo "$n"
 }
 
 # Namespace of a router: t0a <p> | t1 <p> <s> | t0b <p>
 mrc_fabric_ns() {
-	case $1 in
-	t1) _fab_ns "t1-$2-$3" ;;
-	*) _fab_ns "$1-$2" ;;
-	esac
+	local n
+	_fab_ns_v n "$@"
+	echo "$n"
 }
 
-# _fab_usid_v VAR ROLE P [S]: set VAR to the uSID of a node, without a
-# subshell (each $(...) is a fork, tens of ms in the emulated guest, and
-# a 4-host fabric's paths name hundreds of uSIDs).
+# _fab_usid_v VAR ROLE P [S]: set VAR to the uSID of a node.
 _fab_usid_v() {
 	case $2 in
 	t0a) printf -v "$1" '1%x00' "$3" ;;
@@ -79,35 +87,42 @@ _fab_usid_v() {
 	[a-f]) printf -v "$1" 'e00%s' "$2" ;;
 	esac
 }
-_fab_usid() { # role p [s]
-	local u
-	_fab_usid_v u "$@"
-	echo "$u"
-}
-_fab_to() {
-	if [ -n "${2:-}" ]; then
-		echo "$2"
-	elif [ "$1" = a ]; then
-		echo b
+
+# _fab_route_v VAR usid|srh FROM P S TO: set VAR to the source route of
+# the path from host FROM to host TO on plane P, spine S: a uSID
+# container, or an SRH segment list.
+_fab_route_v() {
+	local u0 u1 u2 u3
+	_fab_usid_v u0 "t0$3" "$4"
+	_fab_usid_v u1 t1 "$4" "$5"
+	_fab_usid_v u2 "t0$6" "$4"
+	_fab_usid_v u3 "$6"
+	if [ "$2" = usid ]; then
+		printf -v "$1" 'fc00:0:%s:%s:%s:%s::' "$u0" "$u1" "$u2" "$u3"
 	else
-		echo a
+		printf -v "$1" 'fc00:0:%s::,fc00:0:%s::,fc00:0:%s::,fc00:0:%s::' "$u0" "$u1" "$u2" "$u3"
 	fi
+}
+
+# _fab_route MODE FROM P S [TO]: _fab_route_v, printed; TO defaults to the
+# other of a and b.
+_fab_route() {
+	local r to=${5:-}
+	[ -n "$to" ] || { [ "$2" = a ] && to=b || to=a; }
+	_fab_route_v r "$1" "$2" "$3" "$4" "$to"
+	echo "$r"
 }
 
 # mrc_fabric_usid FROM P S [TO]: the uSID container of the path from host
 # FROM to host TO (letters; TO defaults to the other of a and b) on plane
 # P, spine S.
 mrc_fabric_usid() {
-	local p=$2 s=$3 to
-	to=$(_fab_to "$1" "${4:-}")
-	echo "fc00:0:$(_fab_usid "t0$1" "$p"):$(_fab_usid t1 "$p" "$s"):$(_fab_usid "t0$to" "$p"):$(_fab_usid "$to")::"
+	_fab_route usid "$@"
 }
 
 # mrc_fabric_segs FROM P S [TO]: the same path as an SRH segment list.
 mrc_fabric_segs() {
-	local p=$2 s=$3 to
-	to=$(_fab_to "$1" "${4:-}")
-	echo "fc00:0:$(_fab_usid "t0$1" "$p")::,fc00:0:$(_fab_usid t1 "$p" "$s")::,fc00:0:$(_fab_usid "t0$to" "$p")::,fc00:0:$(_fab_usid "$to")::"
+	_fab_route srh "$@"
 }
 
 # mrc_fabric_host_ns X / mrc_fabric_host_addr X: host X's namespace and
@@ -179,28 +194,15 @@ mrc_fabric_build() {
 	FAB_HOSTS=("${_FAB_LETTERS[@]:0:FAB_H}")
 	FAB_HOST_NS=()
 	FAB_HOST_ADDR=()
-	local x
+	local x x_ns
 	for x in "${FAB_HOSTS[@]}"; do
-		FAB_HOST_NS+=("mrc-$x-$$")
+		_fab_ns_v x_ns "$x"
+		FAB_HOST_NS+=("$x_ns")
 		FAB_HOST_ADDR+=("fd00:$x::1")
 	done
 	_fab_dir=$(mktemp -d /tmp/fabric.XXXXXX)
 	local p s t0a t0b t1 f
-	local a_nh="" b_nh="" up_a up_b
-	# Every uSID the fabric's routes name, computed once: a $(...) per
-	# route is a fork, tens of ms each in the emulated guest.
-	declare -gA _FAB_U=()
-	for x in "${FAB_HOSTS[@]}"; do
-		_fab_usid_v "_FAB_U[$x]" "$x"
-		for p in $(seq 0 $((FAB_P - 1))); do
-			_fab_usid_v "_FAB_U[t0$x $p]" "t0$x" "$p"
-		done
-	done
-	for p in $(seq 0 $((FAB_P - 1))); do
-		for s in $(seq 0 $((FAB_S - 1))); do
-			_fab_usid_v "_FAB_U[t1 $p $s]" t1 "$p" "$s"
-		done
-	done
+	local a_nh="" b_nh="" up_a up_b ua ub ut0a ut0b ut1
 
 	modprobe -q veth
 	sysctl -qw net.core.devconf_inherit_init_net=1 \
@@ -208,6 +210,8 @@ mrc_fabric_build() {
 		net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 \
 		net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 
+	_fab_usid_v ua a
+	_fab_usid_v ub b
 	_fab_ns_add "$FAB_A"
 	_fab_ns_add "$FAB_B"
 	_fab_cmd "$FAB_A" "addr add $FAB_A_ADDR/128 dev lo"
@@ -218,12 +222,14 @@ mrc_fabric_build() {
 	_fab_cmd "$FAB_B" "link add name dt0 type dummy"
 	_fab_cmd "$FAB_A" "link set dt0 up"
 	_fab_cmd "$FAB_B" "link set dt0 up"
-	_fab_cmd "$FAB_A" "route add fc00:0:${_FAB_U[a]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
-	_fab_cmd "$FAB_B" "route add fc00:0:${_FAB_U[b]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
+	_fab_cmd "$FAB_A" "route add fc00:0:$ua::/48 encap seg6local action End.DT6 table 255 dev dt0"
+	_fab_cmd "$FAB_B" "route add fc00:0:$ub::/48 encap seg6local action End.DT6 table 255 dev dt0"
 
 	for p in $(seq 0 $((FAB_P - 1))); do
-		t0a=mrc-t0a-$p-$$
-		t0b=mrc-t0b-$p-$$
+		_fab_ns_v t0a t0a "$p"
+		_fab_ns_v t0b t0b "$p"
+		_fab_usid_v ut0a t0a "$p"
+		_fab_usid_v ut0b t0b "$p"
 		_fab_ns_add "$t0a"
 		_fab_ns_add "$t0b"
 
@@ -231,42 +237,43 @@ mrc_fabric_build() {
 		_fab_link "$FAB_A" "pl$p" "$t0a" host "$p"
 		FAB_A_PLANE_ADDR[p]=$FAB_LA
 		_fab_plane_addr["a $p"]=$FAB_LA
-		_fab_cmd "$FAB_A" "route add fc00:0:${_FAB_U[t0a $p]}::/48 via $FAB_LB dev pl$p"
-		_fab_cmd "$t0a" "route add fc00:0:${_FAB_U[a]}::/48 via $FAB_LA dev host"
+		_fab_cmd "$FAB_A" "route add fc00:0:$ut0a::/48 via $FAB_LB dev pl$p"
+		_fab_cmd "$t0a" "route add fc00:0:$ua::/48 via $FAB_LA dev host"
 		_fab_cmd "$t0a" "route add $FAB_A_ADDR/128 via $FAB_LA dev host"
 		a_nh="$a_nh nexthop via $FAB_LB dev pl$p"
-		_fab_end "$t0a" "${_FAB_U[t0a $p]}" host
+		_fab_end "$t0a" "$ut0a" host
 
 		# T0b[p] -- host B
 		_fab_link "$t0b" host "$FAB_B" "pl$p" "$p"
 		FAB_B_PLANE_ADDR[p]=$FAB_LB
 		_fab_plane_addr["b $p"]=$FAB_LB
-		_fab_cmd "$FAB_B" "route add fc00:0:${_FAB_U[t0b $p]}::/48 via $FAB_LA dev pl$p"
-		_fab_cmd "$t0b" "route add fc00:0:${_FAB_U[b]}::/48 via $FAB_LB dev host"
+		_fab_cmd "$FAB_B" "route add fc00:0:$ut0b::/48 via $FAB_LA dev pl$p"
+		_fab_cmd "$t0b" "route add fc00:0:$ub::/48 via $FAB_LB dev host"
 		_fab_cmd "$t0b" "route add $FAB_B_ADDR/128 via $FAB_LB dev host"
 		b_nh="$b_nh nexthop via $FAB_LA dev pl$p"
-		_fab_end "$t0b" "${_FAB_U[t0b $p]}" host
+		_fab_end "$t0b" "$ut0b" host
 
 		up_a=""
 		up_b=""
 		for s in $(seq 0 $((FAB_S - 1))); do
-			t1=mrc-t1-$p-$s-$$
+			_fab_ns_v t1 t1 "$p" "$s"
+			_fab_usid_v ut1 t1 "$p" "$s"
 			_fab_ns_add "$t1"
 			# T0a[p] -- T1[p][s]
 			_fab_link "$t0a" "up$s" "$t1" down-a "$p"
-			_fab_cmd "$t0a" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LB dev up$s"
-			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0a $p]}::/48 via $FAB_LA dev down-a"
-			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[a]}::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t0a" "route add fc00:0:$ut1::/48 via $FAB_LB dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:$ut0a::/48 via $FAB_LA dev down-a"
+			_fab_cmd "$t1" "route add fc00:0:$ua::/48 via $FAB_LA dev down-a"
 			_fab_cmd "$t1" "route add $FAB_A_ADDR/128 via $FAB_LA dev down-a"
 			up_a="$up_a nexthop via $FAB_LB dev up$s"
 			# T1[p][s] -- T0b[p]
 			_fab_link "$t1" down-b "$t0b" "up$s" "$p"
-			_fab_cmd "$t0b" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LA dev up$s"
-			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0b $p]}::/48 via $FAB_LB dev down-b"
-			_fab_cmd "$t1" "route add fc00:0:${_FAB_U[b]}::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t0b" "route add fc00:0:$ut1::/48 via $FAB_LA dev up$s"
+			_fab_cmd "$t1" "route add fc00:0:$ut0b::/48 via $FAB_LB dev down-b"
+			_fab_cmd "$t1" "route add fc00:0:$ub::/48 via $FAB_LB dev down-b"
 			_fab_cmd "$t1" "route add $FAB_B_ADDR/128 via $FAB_LB dev down-b"
 			up_b="$up_b nexthop via $FAB_LA dev up$s"
-			_fab_end "$t1" "${_FAB_U[t1 $p $s]}" down-a
+			_fab_end "$t1" "$ut1" down-a
 		done
 		_fab_cmd "$t0a" "route add $FAB_B_ADDR/128$up_a"
 		_fab_cmd "$t0b" "route add $FAB_A_ADDR/128$up_b"
@@ -295,39 +302,43 @@ mrc_fabric_build() {
 # linked to every spine of the plane, and plain routes (ECMP) to and from
 # every other host.
 _fab_more_hosts() {
-	local x y p s h t0 t1 addr i
+	local x y p s h t0 t1 addr i ux ut0 ut1
 	for x in "${FAB_HOSTS[@]:2}"; do
-		h=mrc-$x-$$
+		_fab_ns_v h "$x"
+		_fab_usid_v ux "$x"
 		addr=fd00:$x::1
 		_fab_ns_add "$h"
 		_fab_cmd "$h" "addr add $addr/128 dev lo"
 		_fab_cmd "$h" "link add name dt0 type dummy"
 		_fab_cmd "$h" "link set dt0 up"
-		_fab_cmd "$h" "route add fc00:0:${_FAB_U[$x]}::/48 encap seg6local action End.DT6 table 255 dev dt0"
+		_fab_cmd "$h" "route add fc00:0:$ux::/48 encap seg6local action End.DT6 table 255 dev dt0"
 		_fab_host_nh[$x]=""
 	done
 	for p in $(seq 0 $((FAB_P - 1))); do
 		for x in "${FAB_HOSTS[@]:2}"; do
-			h=mrc-$x-$$
+			_fab_ns_v h "$x"
+			_fab_ns_v t0 "t0$x" "$p"
+			_fab_usid_v ux "$x"
+			_fab_usid_v ut0 "t0$x" "$p"
 			addr=fd00:$x::1
-			t0=mrc-t0$x-$p-$$
 			_fab_ns_add "$t0"
 			# host X -- T0x[p]
 			_fab_link "$h" "pl$p" "$t0" host "$p"
 			_fab_plane_addr["$x $p"]=$FAB_LA
-			_fab_cmd "$h" "route add fc00:0:${_FAB_U[t0$x $p]}::/48 via $FAB_LB dev pl$p"
-			_fab_cmd "$t0" "route add fc00:0:${_FAB_U[$x]}::/48 via $FAB_LA dev host"
+			_fab_cmd "$h" "route add fc00:0:$ut0::/48 via $FAB_LB dev pl$p"
+			_fab_cmd "$t0" "route add fc00:0:$ux::/48 via $FAB_LA dev host"
 			_fab_cmd "$t0" "route add $addr/128 via $FAB_LA dev host"
 			_fab_host_nh[$x]="${_fab_host_nh[$x]} nexthop via $FAB_LB dev pl$p"
-			_fab_end "$t0" "${_FAB_U[t0$x $p]}" host
+			_fab_end "$t0" "$ut0" host
 			_fab_up_nh["$x $p"]=""
 			for s in $(seq 0 $((FAB_S - 1))); do
 				# T0x[p] -- T1[p][s]
-				t1=mrc-t1-$p-$s-$$
+				_fab_ns_v t1 t1 "$p" "$s"
+				_fab_usid_v ut1 t1 "$p" "$s"
 				_fab_link "$t0" "up$s" "$t1" "down-$x" "$p"
-				_fab_cmd "$t0" "route add fc00:0:${_FAB_U[t1 $p $s]}::/48 via $FAB_LB dev up$s"
-				_fab_cmd "$t1" "route add fc00:0:${_FAB_U[t0$x $p]}::/48 via $FAB_LA dev down-$x"
-				_fab_cmd "$t1" "route add fc00:0:${_FAB_U[$x]}::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t0" "route add fc00:0:$ut1::/48 via $FAB_LB dev up$s"
+				_fab_cmd "$t1" "route add fc00:0:$ut0::/48 via $FAB_LA dev down-$x"
+				_fab_cmd "$t1" "route add fc00:0:$ux::/48 via $FAB_LA dev down-$x"
 				_fab_cmd "$t1" "route add $addr/128 via $FAB_LA dev down-$x"
 				_fab_up_nh["$x $p"]="${_fab_up_nh[$x $p]} nexthop via $FAB_LB dev up$s"
 			done
@@ -335,7 +346,7 @@ _fab_more_hosts() {
 		# Every leaf reaches every other host over the plane's spines
 		# (A's and B's routes to each other exist already).
 		for x in "${FAB_HOSTS[@]}"; do
-			t0=mrc-t0$x-$p-$$
+			_fab_ns_v t0 "t0$x" "$p"
 			for y in "${FAB_HOSTS[@]}"; do
 				[ "$x" = "$y" ] && continue
 				case $x$y in ab | ba) continue ;; esac
@@ -372,12 +383,12 @@ mrc_fabric_link_up() {
 # from k x P x S (usid, srh: + p x S + s) or k x P (entropy: + p), so with
 # two hosts a path's id is p x S + s, or p.
 mrc_fabric_mrc_config() {
-	local mode=$1 evs=${2:-16} h i k peer p s id f u0 u1 u2 u3
+	local mode=$1 evs=${2:-16} h i k peer p s id f route
 	for i in "${!FAB_HOSTS[@]}"; do
 		h=${FAB_HOSTS[i]}
 		f=$(mktemp /tmp/mrcctl.XXXXXX)
 		# One redirection for the whole batch, and no subshell per
-		# path (the uSIDs come from _fab_usid_v).
+		# path (the routes come from _fab_route_v).
 		for p in $(seq 0 $((FAB_P - 1))); do
 			echo "plane add $p dev pl$p saddr ${_fab_plane_addr[$h $p]}"
 			k=0
@@ -388,16 +399,13 @@ mrc_fabric_mrc_config() {
 					k=$((k + 1))
 					continue
 				fi
-				_fab_usid_v u0 "t0$h" "$p"
-				_fab_usid_v u2 "t0$peer" "$p"
-				_fab_usid_v u3 "$peer"
 				for s in $(seq 0 $((FAB_S - 1))); do
 					id=$((k * FAB_P * FAB_S + p * FAB_S + s))
-					_fab_usid_v u1 t1 "$p" "$s"
+					_fab_route_v route "$mode" "$h" "$p" "$s" "$peer"
 					if [ "$mode" = usid ]; then
-						echo "path add $id dst fd00:$peer::1/128 plane $p mode usid usid fc00:0:$u0:$u1:$u2:$u3::"
+						echo "path add $id dst fd00:$peer::1/128 plane $p mode usid usid $route"
 					else
-						echo "path add $id dst fd00:$peer::1/128 plane $p mode srh segs fc00:0:$u0::,fc00:0:$u1::,fc00:0:$u2::,fc00:0:$u3::"
+						echo "path add $id dst fd00:$peer::1/128 plane $p mode srh segs $route"
 					fi
 				done
 				k=$((k + 1))

@@ -166,7 +166,7 @@ refuse_run tcdrop 2 \
 	"tc -n $FAB_A filter del dev pl2 egress pref 1"
 
 # (b) no route: A's route to plane 1's first router goes away.
-usid=$(_fab_usid t0a 1)
+_fab_usid_v usid t0a 1
 route=$(ip -n "$FAB_A" -6 route show "fc00:0:$usid::/48" | head -1)
 mrc_check "plane 1's route of A found: $route" test -n "$route"
 refuse_run noroute 1 \
