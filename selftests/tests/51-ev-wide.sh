@@ -55,12 +55,19 @@ planes0=$(mrc_fabric_plane_tx_bytes)
 spines0=$(mrc_fabric_spine_rx_bytes)
 mib0=$(in_ns "$FAB_A" cat /proc/net/mrc_stat)
 port=$((20000 + RANDOM % 10000))
-mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 > "$res/server" 2> "$res/server.log"
-srv=$MRC_BG_PID
-mrc_wait_for 30 grep -q listening "$res/server.log"
-mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
-	--duration "$(mrc_time 10)" > "$res/client" 2> "$res/client.log"
-cli=$MRC_BG_PID
+# transfer_start NAME SECS: a verifying server on B (into $res/NAME.server)
+# and a client on A sending to it for SECS (NAME.client), each on a port
+# of its own; sets srv and cli to their pids.
+transfer_start() {
+	port=$((port + 1))
+	mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 > "$res/$1.server" 2> "$res/$1.server.log"
+	srv=$MRC_BG_PID
+	mrc_wait_for 30 grep -q listening "$res/$1.server.log"
+	mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
+		--duration "$(mrc_time "$2")" > "$res/$1.client" 2> "$res/$1.client.log"
+	cli=$MRC_BG_PID
+}
+transfer_start ev 10
 # A's connection once a second while the transfer runs: the last record
 # with an established connection is judged.
 t0=$SECONDS
@@ -77,8 +84,8 @@ crc=$?
 wait "$srv"
 src=$?
 mrc_check "10 s STREAM A->B over $TOTAL EVs verified" [ "$crc$src" = 00 ] ||
-	sed 's/^/# /' "$res/client.log" "$res/server.log" | tail -6
-mrc_info "goodput $(mrc_json "$res/server" goodput_mbps 2>/dev/null) Mbit/s," \
+	sed 's/^/# /' "$res/ev.client.log" "$res/ev.server.log" | tail -6
+mrc_info "goodput $(mrc_json "$res/ev.server" goodput_mbps 2>/dev/null) Mbit/s," \
 	"A's connection last recorded $(cat "$res/conn.t" 2>/dev/null) s into the transfer"
 mrc_check "A's connection recorded at least 4 s into the transfer" \
 	[ "$(cat "$res/conn.t" 2>/dev/null || echo 0)" -ge 4 ] ||
@@ -147,16 +154,10 @@ wide_config() {
 	in_ns "$FAB_A" "$MRCCTL" -batch "$res/wide.batch"
 }
 mrc_check "A: max-paths $((4 * WIDE)), $WIDE EVs a plane to B" wide_config
-port=$((port + 1))
-mrc_bg_in_ns "$FAB_B" "$MRC_PERF" server -j -p "$port" -n 0 > "$res/wide.server" 2> "$res/wide.server.log"
-srv=$MRC_BG_PID
-mrc_wait_for 30 grep -q listening "$res/wide.server.log"
 # The client sends until the reads are done (SIGTERM: a graceful close),
 # not for a fixed time: on a loaded machine a 6 s transfer was over
 # before the reads, which then found no connection.
-mrc_bg_in_ns "$FAB_A" "$MRC_PERF" client -j -c "$FAB_B_ADDR" -p "$port" \
-	--duration "$(mrc_time 120)" > "$res/wide.client" 2> "$res/wide.client.log"
-cli=$MRC_BG_PID
+transfer_start wide 120
 wide_up() { [ "$(mrcctl_count_rows in_ns "$FAB_A" "$MRCCTL" conn show state established)" -ge 1 ]; }
 mrc_wait_for 20 wide_up
 # The three reads, in one python (each start costs about half a second):
