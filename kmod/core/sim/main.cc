@@ -39,12 +39,21 @@ static int check(const std::vector<std::string> &names, uint64_t lo, uint64_t hi
 	uint64_t runs = 0, failed = 0;
 
 	for (auto &n : names) {
-		uint64_t worst_stall = 0, worst_seed = 0;
+		uint64_t worst_stall = 0, worst_seed = 0, worst_ttr = 0, ttr_seed = 0;
+		uint64_t worst_a = 0, a_seed = 0;
 		for (uint64_t seed = lo; seed <= hi; seed++) {
 			Scenario sc;
 			make_run(n, seed, sc);
 			Result r = run(sc, seed, verbose);
 			runs++;
+			if (r.ttr_side_ns[0] > worst_a) {
+				worst_a = r.ttr_side_ns[0];
+				a_seed = seed;
+			}
+			if (r.ttr_max_ns > worst_ttr) {
+				worst_ttr = r.ttr_max_ns;
+				ttr_seed = seed;
+			}
 			if (r.stall_ns > worst_stall) {
 				worst_stall = r.stall_ns;
 				worst_seed = seed;
@@ -68,6 +77,14 @@ static int check(const std::vector<std::string> &names, uint64_t lo, uint64_t hi
 					 " us (2 x rto_min)")
 					    .c_str()
 				      : "");
+		std::printf(
+		    "%-12s longest recovery (TTR) %.1f us (seed %llu), of A %.1f us (seed "
+		    "%llu)%s\n",
+		    n.c_str(), worst_ttr / 1000.0, (unsigned long long)ttr_seed, worst_a / 1000.0,
+		    (unsigned long long)a_seed,
+		    sc.ttr_limit_ns
+			? (" limit " + std::to_string(sc.ttr_limit_ns / 1000) + " us").c_str()
+			: "");
 	}
 	std::printf("%llu runs, %llu failed\n", (unsigned long long)runs,
 		    (unsigned long long)failed);

@@ -81,7 +81,7 @@ struct Packet {
 struct Event {
 	uint64_t when;
 	uint64_t seq;
-	int kind; // 0 packet, 1 timer, 2 reader tick, 3 plane edge, 4 CM timer
+	int kind; // 0 packet, 1 timer, 2 reader tick, 3 plane edge, 4 CM timer, 5 step
 	int side;
 	uint64_t gen;
 	std::shared_ptr<Packet> pkt;
@@ -143,6 +143,10 @@ private:
 	uint64_t cookie_ = 0;
 	mrc_cookie_key key_{}; // B's cookie key (a stateless listener)
 	bool closing_ = false;
+	// steps (Scenario::rounds): how many have begun; one is pending
+	// while the gap before it runs
+	uint32_t round_ = 1;
+	bool round_pending_ = false;
 	Endpoint ep_[2];
 	// per path, per direction (0: A->B, 1: B->A)
 	std::vector<uint64_t> busy_[2], last_arr_[2];
@@ -182,6 +186,9 @@ private:
 	}
 	bool cm_input(int side, const mrc_pkt &pkt, uint32_t wire_ev);
 	void snap_rto();
+	uint64_t round_bytes(int side) const { return side ? sc_.round_ba : sc_.round_ab; }
+	uint64_t allowed(int side) const;
+	void round_check();
 	uint64_t rto_at_fault_[2] = {0, 0};
 	void cm_reply_stateless(int side, uint8_t opcode, uint32_t wire_ev);
 	std::vector<uint8_t> cm_bytes(int side, uint8_t opcode, bool stateless = false);
@@ -306,6 +313,10 @@ bool Sim::setup_endpoint(int side)
 	e.cm_ev = (uint16_t)mix64(seed_ * 13 + side);
 	e.total = side ? sc_.bytes_ba : sc_.bytes_ab;
 	e.peer_total = side ? sc_.bytes_ab : sc_.bytes_ba;
+	if (sc_.rounds) {
+		e.total = sc_.rounds * round_bytes(side);
+		e.peer_total = sc_.rounds * round_bytes(1 - side);
+	}
 	return true;
 }
 
@@ -323,8 +334,11 @@ void Sim::transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_
 	if (!path_up(path, now_) || !path_up(path, depart))
 		return;
 	for (auto &b : sc_.oneway[from])
-		if (b.first == path && b.second.covers(now_))
+		if (b.first == path && b.second.covers(now_)) {
+			if (getenv("SIMDBG"))
+				log("side %d packet lost on one-way path %u", from, path);
 			return;
+		}
 	bool lost = uni() < pc.loss;
 	if (pc.ge_gb > 0) {
 		bool bad = ge_bad_[from][path];
@@ -518,6 +532,32 @@ void Sim::arm(int side)
 	q_.push({std::max(d, now_), seq_++, 1, side, e.timer_gen, nullptr});
 }
 
+// What @side's application has written by the current step (all of it
+// without steps).
+uint64_t Sim::allowed(int side) const
+{
+	const Endpoint &e = ep_[side];
+
+	if (!sc_.rounds)
+		return e.total;
+	return std::min<uint64_t>(e.total, round_ * round_bytes(side));
+}
+
+// Steps: once both sides have read everything of the current one, the
+// next begins after the compute gap (an event of kind 5).
+void Sim::round_check()
+{
+	if (!sc_.rounds || round_pending_ || round_ >= sc_.rounds)
+		return;
+	for (int s = 0; s < 2; s++)
+		if (ep_[s].read < allowed(1 - s))
+			return;
+	round_pending_ = true;
+	log("step %u read by both sides; step %u in %llu ns", round_, round_ + 1,
+	    (unsigned long long)sc_.round_gap_ns);
+	q_.push({now_ + sc_.round_gap_ns, seq_++, 5, 0, 0, nullptr});
+}
+
 bool Sim::kick(int side)
 {
 	Endpoint &e = ep_[side];
@@ -533,7 +573,7 @@ bool Sim::kick(int side)
 	// the application writes whatever the connection takes
 	if (sc_.sock_type == MRC_CONN_STREAM) {
 		uint64_t space = mrc_conn_app_space(c, nullptr);
-		uint64_t n = std::min(space, e.total - e.written);
+		uint64_t n = std::min(space, allowed(side) - e.written);
 		if (n && !c->err) {
 			if (mrc_conn_app_write(c, n, false))
 				return fail("app_write refused");
@@ -586,6 +626,12 @@ bool Sim::kick(int side)
 		int idx = mrc_conn_path_of_ev(c, ev);
 		if (idx < 0)
 			return fail("control packet on an unknown EV");
+		if (getenv("SIMDBG"))
+			log("side %d ctrl type %d%s cack %u on path %d (cfg %u)", side, pkt.type,
+			    pkt.type == MRC_PKT_SACK && pkt.u.sack.probe_resp ? " (probe answer)"
+									      : "",
+			    pkt.type == MRC_PKT_SACK ? pkt.u.sack.cack_psn : 0, idx,
+			    mrc_conn_path(c, idx)->cfg_id);
 		transmit(side, mrc_conn_path(c, idx)->cfg_id, ev,
 			 std::vector<uint8_t>(buf, buf + n));
 	}
@@ -932,6 +978,13 @@ Result Sim::run()
 					 !e.started || mrc_conn_all_acked(&e.conn), &a);
 			if (!cm_act(side, a))
 				break;
+		} else if (ev.kind == 5) {
+			round_++;
+			round_pending_ = false;
+			log("step %u begins", round_);
+			if (!kick(0) || !kick(1))
+				break;
+			continue;
 		} else if (ev.kind == 2) {
 			ep_[side].reader_due = true;
 			q_.push({now_ + sc_.read_period_ns, seq_++, 2, side, 0, nullptr});
@@ -947,6 +1000,7 @@ Result Sim::run()
 			break;
 		if (sc_.read_period_ns)
 			ep_[side].reader_due = false;
+		round_check();
 		bool done = true;
 		for (int s = 0; s < 2; s++)
 			done = done && ep_[s].started && ep_[s].done_recv() &&
@@ -999,6 +1053,7 @@ Result Sim::run()
 			    pp->stats.probes_ok, pp->stats.probes_failed);
 		}
 		res_.ttr_max_ns = std::max<uint64_t>(res_.ttr_max_ns, info.ttr_max_ns);
+		res_.ttr_side_ns[s] = info.ttr_max_ns;
 		res_.ttr_count += info.ttr_count;
 		res_.ttr_total_ns += info.ttr_total_ns;
 		res_.retransmits += info.rtx_pkts;
@@ -1055,6 +1110,10 @@ Result Sim::run()
 		if (!mrc_conn_all_acked(&ep_[s].conn))
 			return fail("side " + std::to_string(s) + " not all acked"), res_;
 	}
+	if (sc_.ttr_limit_ns && res_.ttr_side_ns[0] > sc_.ttr_limit_ns)
+		return fail("recovery (TTR) of A " + std::to_string(res_.ttr_side_ns[0]) +
+			    "ns > limit " + std::to_string(sc_.ttr_limit_ns) + "ns"),
+		       res_;
 	// A side's stall waits for its peer's retransmission timer: the
 	// scenario's limit, or that RTO (the longest just after the fault
 	// began) plus rto_min when the peer's RTT estimate had grown beyond

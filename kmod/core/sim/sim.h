@@ -71,6 +71,17 @@ struct Scenario {
 	// new packets per burst on one path, as the kernel sends them
 	// (mrc_conn_next_tx_burst(); mrc_sim --burst N)
 	uint32_t burst = MRC_CONN_TX_BURST;
+	// Steps, as an allreduce runs them (0: one bulk transfer): the
+	// applications write round_ab (A) and round_ba (B) bytes per step;
+	// a step begins round_gap_ns (the compute between steps) after
+	// both sides read everything of the one before. STREAM only;
+	// bytes_ab and bytes_ba are set from these.
+	uint32_t rounds = 0;
+	uint64_t round_ab = 0, round_ba = 0;
+	uint64_t round_gap_ns = 0;
+	// assert the longest recovery (TTR) of side A, the one that sends
+	// the steps (0: report only)
+	uint64_t ttr_limit_ns = 0;
 	mrc_conn_params params{}; // both sides (QPNs, PSNs, keys set per side)
 };
 
@@ -81,6 +92,7 @@ struct Result {
 	uint64_t close_ns = 0; // both applications closed (all delivered)
 	uint64_t stall_ns = 0; // longest delivery stall after fault_at
 	uint64_t ttr_max_ns = 0, ttr_count = 0, ttr_total_ns = 0;
+	uint64_t ttr_side_ns[2] = {0, 0}; // each side's longest recovery
 	uint64_t bytes = 0;
 	uint64_t retransmits = 0, spurious = 0, timeouts = 0;
 	uint64_t pkts = 0, corrupt_dropped = 0;
