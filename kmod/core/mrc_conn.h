@@ -50,6 +50,7 @@ extern "C" {
 #define MRC_CONN_ACKQ		16	/* pending SACK triggers */
 #define MRC_CONN_PROBEQ		16	/* path probes to send */
 #define MRC_CONN_PROBE_FANOUT	8	/* paths a probe answer goes out on */
+#define MRC_CONN_SACKLOG	8	/* our latest SACKs, for lost-SACK proof */
 
 /**
  * enum mrc_conn_txerr - how the local stack answered a packet the glue
@@ -453,6 +454,10 @@ struct mrc_conn_txmsg {
  * @probe: it answers a probe.
  * @fan: send it on several of our paths (answers a probe or a
  *	retransmission: our earlier answer may have taken a dead path).
+ * @missed: it answers a retransmission of data we had, and one of our
+ *	SACKs for it is proven lost (mrc_conn_sacks_missed()): it goes on
+ *	the path best proven to carry our packets (mrc_path_pick_heard())
+ *	and fans out even within @fan_quiet_until of the last fan.
  */
 struct mrc_conn_ack {
 	u32 psn;
@@ -462,6 +467,23 @@ struct mrc_conn_ack {
 	bool ce;
 	bool probe;
 	bool fan;
+	bool missed;
+};
+
+/**
+ * struct mrc_conn_sent_sack - one of our latest SACKs, remembered: if the
+ * peer resends data it covered, it was lost, and so may be the next ones
+ * on its path (mrc_path_on_ctrl_lost()).
+ * @sent_ns: when it left (0: a free slot, or already judged).
+ * @cack: its cumulative ack (every PSN before it was covered).
+ * @psn: the PSN that triggered it (covered too).
+ * @path: the path it left on.
+ */
+struct mrc_conn_sent_sack {
+	u64 sent_ns;
+	u32 cack;
+	u32 psn;
+	u32 path;
 };
 
 /**
@@ -513,6 +535,9 @@ struct mrc_conn_ack {
  * @fan_quiet_until: no new fan-out before this time (one per RTO: SACKs
  *	are cumulative, and a fan per retransmission or probe multiplies a
  *	slow host's load by the fan-out).
+ * @sacklog: our latest SACKs that went out on one path (not fanned, not
+ *	probe answers), for the proof that one was lost.
+ * @sacklog_next: the slot of @sacklog the next one takes.
  * @probeq: paths to probe.
  * @probeq_n: their number.
  * @probe_deadline: when mrc_path_probe_poll() is due (0: never).
@@ -615,6 +640,8 @@ struct mrc_conn {
 	u32 fan_first;
 	u32 fan_cursor;
 	u64 fan_quiet_until;
+	struct mrc_conn_sent_sack sacklog[MRC_CONN_SACKLOG];
+	u32 sacklog_next;
 	u16 probeq[MRC_CONN_PROBEQ];
 	u32 probeq_n;
 	u64 probe_deadline;

@@ -24,6 +24,7 @@ void mrc_conn_losses(struct mrc_conn *conn, u32 n, u64 now);
 void mrc_conn_probe_soon(struct mrc_conn *conn, u64 when);
 void mrc_conn_data_moved(struct mrc_conn *conn, u64 now);
 void mrc_conn_reverse_poll(struct mrc_conn *conn, u64 now);
+bool mrc_conn_sacks_missed(struct mrc_conn *conn, u32 psn, u64 now);
 u32 mrc_conn_tx_psn(const struct mrc_tx *tx, u32 idx);
 void mrc_conn_tx_hold(struct mrc_conn *conn, u64 now);
 void mrc_conn_tx_pause(struct mrc_conn *conn, u64 now);

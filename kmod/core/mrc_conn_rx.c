@@ -116,7 +116,7 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	struct mrc_conn_ack a;
 	struct mrc_rx_pkt rp;
 	u64 end = d->va + d->payload_len;
-	bool dup, msg_end;
+	bool dup, msg_end, missed = false;
 	s32 diff;
 
 	/*
@@ -183,6 +183,10 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	} else {
 		conn->st.rx_dup_pkts++;
 		v->dup = true;
+		/* resent though we had it: our SACKs for it were lost */
+		if (pkt->bth.rtx)
+			missed = mrc_conn_sacks_missed(conn, pkt->bth.psn,
+						       now);
 	}
 	v->deliver_off = conn->rx.deliver_off;
 
@@ -191,6 +195,7 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	a.ev = rx_ev;
 	a.ce = ce;
 	a.fan = pkt->bth.rtx;
+	a.missed = missed;
 	if (pkt->bth.ts) {
 		a.tx_ts = d->tseth.tx_ts;
 		a.ts_valid = true;
@@ -198,6 +203,7 @@ static int mrc_conn_rx_data(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 	conn->last_rx = a;
 	conn->last_rx.ce = false;
 	conn->last_rx.fan = false;
+	conn->last_rx.missed = false;
 	if (res.sack_now || ce || !conn->p.ack_delay_ns) {
 		mrc_conn_push_ack(conn, &a);
 		v->sack_now = true;

@@ -622,6 +622,68 @@ static int mrc_conn_fan_path(struct mrc_conn *conn)
 	return -ENOENT;
 }
 
+/*
+ * A SACK of ours leaves on @path alone: remember it, in case the peer
+ * shows it was lost (mrc_conn_sacks_missed()).
+ */
+static void mrc_conn_sack_sent(struct mrc_conn *conn,
+			       const struct mrc_sack *s, int path, u64 now)
+{
+	struct mrc_conn_sent_sack *e;
+
+	e = &conn->sacklog[conn->sacklog_next++ % MRC_CONN_SACKLOG];
+	e->sent_ns = max_t(u64, now, 1);
+	e->cack = s->cack_psn;
+	/* no trigger (a window update): the last PSN in order */
+	e->psn = mrc_psn_add(s->cack_psn, s->ack_psn_offset >= 0 ?
+			     (u32)s->ack_psn_offset : MRC_PSN_MASK);
+	e->path = (u32)path;
+}
+
+/**
+ * mrc_conn_sacks_missed() - the peer resent @psn, which we had: it missed
+ * our SACKs for it.
+ * @conn: connection.
+ * @psn: the PSN of the retransmission.
+ * @now: current time.
+ *
+ * Each of our latest SACKs that covered @psn and left at least half of
+ * rto_min ago was lost: the peer resends a packet whose SACKs it has not
+ * seen at its timer, rto_min at least after the packet left, and a SACK
+ * that left that long before the retransmission arrived had time to
+ * reach it first (a round trip is far below rto_min, which stays above
+ * the hosts' scheduling jitter). A younger SACK may still be on its way:
+ * a packet the peer resent by SACK gaps, late but not lost, is covered
+ * only by SACKs sent after it arrived. The paths of the lost SACKs become
+ * reverse-suspect (mrc_path_on_ctrl_lost()): our next SACKs avoid them,
+ * and their probes are due now. Each remembered SACK is judged once.
+ *
+ * Return: true if a SACK of ours is proven lost (the answer to the
+ * retransmission then fans out: struct mrc_conn_ack, @missed).
+ */
+bool mrc_conn_sacks_missed(struct mrc_conn *conn, u32 psn, u64 now)
+{
+	u64 guard = conn->paths.pol.rto_min_ns / 2;
+	struct mrc_conn_sent_sack *e;
+	bool lost = false;
+	mrc_time_t due;
+	u32 i;
+
+	for (i = 0; i < MRC_CONN_SACKLOG; i++) {
+		e = &conn->sacklog[i];
+		if (!e->sent_ns || e->sent_ns + guard > now ||
+		    (!mrc_psn_before(psn, e->cack) && psn != e->psn))
+			continue;
+		due = mrc_path_on_ctrl_lost(&conn->paths, e->path, e->sent_ns,
+					    now);
+		e->sent_ns = 0;
+		lost = true;
+		if (due != MRC_PATH_NEVER)
+			mrc_conn_probe_soon(conn, due);
+	}
+	return lost;
+}
+
 /**
  * mrc_conn_next_ctrl() - the next control packet to send, if any.
  * @conn: connection.
@@ -679,7 +741,7 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			conn->ackq_n--;
 			memmove(conn->ackq, conn->ackq + 1,
 				conn->ackq_n * sizeof(conn->ackq[0]));
-			if (a.probe) {
+			if (a.probe || a.missed) {
 				int heard = mrc_path_pick_heard(&conn->paths);
 
 				if (heard >= 0)
@@ -694,13 +756,24 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			 */
 			if (!a.probe)
 				mrc_conn_ctrl_on_path(conn, path, now);
-			if (a.fan && now >= conn->fan_quiet_until) {
+			/*
+			 * A proven lost SACK fans out at once: the path
+			 * heard last may have died since (the fault began
+			 * after its last answer), and each answer lost
+			 * doubles the peer's timer. One fan per SACK
+			 * proven lost at most (mrc_conn_sacks_missed()).
+			 */
+			if (a.fan &&
+			    (a.missed || now >= conn->fan_quiet_until)) {
 				conn->fan_quiet_until = now +
 					mrc_rtt_rto(&conn->rtt);
 				conn->fan_ack = a;
 				conn->fan_first = path;
 				conn->fan_left = min_t(u32, conn->paths.count,
 						       MRC_CONN_PROBE_FANOUT) - 1;
+			} else if (!a.probe) {
+				mrc_conn_sack_sent(conn, &pkt->u.sack, path,
+						   now);
 			}
 			goto out;
 		} else {

@@ -69,16 +69,20 @@ static void mrc_path_heard(struct mrc_path_table *t, struct mrc_path *p,
 	t->heard_seq++;
 	p->last_heard = now;
 	p->drop_run = 0;
-	p->flags &= ~MRC_PATHF_REV_CTRL;
+	p->flags &= ~(MRC_PATHF_REV_CTRL | MRC_PATHF_REV_SUSPECT);
 	/* late, not dead: it stays in use */
 	if (p->flags & MRC_PATHF_SUSPECT)
 		mrc_path_unsuspect(t, p);
 }
 
-/* In use and not suspect: may take new packets while another path may. */
+/*
+ * In use and not suspect (of losing our packets either way): may take new
+ * packets while another path may.
+ */
 static bool mrc_path_trusted(const struct mrc_path *p)
 {
-	return p->state == MRC_PATH_GOOD && !(p->flags & MRC_PATHF_SUSPECT);
+	return p->state == MRC_PATH_GOOD &&
+	       !(p->flags & (MRC_PATHF_SUSPECT | MRC_PATHF_REV_SUSPECT));
 }
 
 static u32 mrc_path_plane_active(const struct mrc_path_table *t, u32 plane)
@@ -198,6 +202,9 @@ static void mrc_path_set_state(struct mrc_path_table *t, u32 idx, u8 state,
 	/* only a GOOD path is suspect (it shares skip_until's place) */
 	if (state != MRC_PATH_GOOD)
 		p->flags &= ~(MRC_PATHF_SUSPECT | MRC_PATHF_SUSPECT_TO);
+	/* out of use: its probes decide from now on */
+	if (state != MRC_PATH_GOOD && state != MRC_PATH_SKIP)
+		p->flags &= ~MRC_PATHF_REV_SUSPECT;
 	p->successes = 0;
 	p->probe_backoff = 0;
 	p->flags &= ~MRC_PATHF_PROBE_OUT;
@@ -601,20 +608,25 @@ int mrc_path_pick_rtx(struct mrc_path_table *t, mrc_time_t now, int exclude)
 
 int mrc_path_pick_heard(const struct mrc_path_table *t)
 {
-	mrc_time_t best_at = 0;
-	int best = -ENOENT;
+	mrc_time_t best_at = 0, trusted_at = 0;
+	int best = -ENOENT, trusted = -ENOENT;
 	u32 i;
 
 	for (i = 0; i < t->count; i++) {
 		const struct mrc_path *p = &t->paths[i];
 
-		if (mrc_path_in_use(p) && !mrc_path_held(t, p) &&
-		    p->last_heard > best_at) {
+		if (!mrc_path_in_use(p) || mrc_path_held(t, p))
+			continue;
+		if (p->last_heard > best_at) {
 			best_at = p->last_heard;
 			best = i;
 		}
+		if (mrc_path_trusted(p) && p->last_heard > trusted_at) {
+			trusted_at = p->last_heard;
+			trusted = i;
+		}
 	}
-	return best;
+	return trusted >= 0 ? trusted : best;
 }
 
 /* ---- signals from the connection ----------------------------------- */
@@ -1106,6 +1118,35 @@ mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
 	/* Not sooner than the probe interval after the last probe either. */
 	p->next_probe = max(p->next_probe, now + mrc_path_rev_wait(t));
 	return p->next_probe;
+}
+
+mrc_time_t mrc_path_on_ctrl_lost(struct mrc_path_table *t, u32 idx,
+				 mrc_time_t sent_ns, mrc_time_t now)
+{
+	struct mrc_path *p;
+
+	if (idx >= t->count)
+		return MRC_PATH_NEVER;
+	p = &t->paths[idx];
+	/* heard from since: it carried our packets after that one */
+	if (!mrc_path_in_use(p) || mrc_path_held(t, p) ||
+	    p->last_heard > sent_ns)
+		return MRC_PATH_NEVER;
+	if (!(p->flags & MRC_PATHF_REV_SUSPECT)) {
+		p->flags |= MRC_PATHF_REV_SUSPECT;
+		t->rev_suspects++;
+	}
+	/* one outstanding already: its verdict will do */
+	if ((p->flags & (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT)) ==
+	    (MRC_PATHF_REV_OUT | MRC_PATHF_PROBE_OUT))
+		return MRC_PATH_NEVER;
+	/*
+	 * The lost SACK is the evidence the silence wait
+	 * (MRC_PATH_REV_MULT probe intervals) waits for: probe now.
+	 */
+	p->flags |= MRC_PATHF_REV_CTRL;
+	p->next_probe = now;
+	return now;
 }
 
 /*

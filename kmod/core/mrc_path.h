@@ -119,6 +119,12 @@ enum mrc_path_mark {
  *	@suspect_since, and goes ASSUMED_BAD then otherwise.
  * @MRC_PATHF_SUSPECT_TO: the suspicion came from a timeout (else a loss):
  *	the reason of the verdict.
+ * @MRC_PATHF_REV_SUSPECT: in use, but a SACK of ours that went out on it
+ *	was lost: the peer resent data the SACK covered
+ *	(mrc_path_on_ctrl_lost()). No new packet of ours (data, SACK or
+ *	NACK) goes on it while a trusted path is left; its reverse-liveness
+ *	probe is due at once, and it stays suspect until it is heard from
+ *	(the probe answered) or its probes take it out (PROBE_FAIL).
  */
 enum mrc_path_flags {
 	MRC_PATHF_LINK_OUT	= 1 << 0,
@@ -128,6 +134,7 @@ enum mrc_path_flags {
 	MRC_PATHF_REV_CTRL	= 1 << 4,
 	MRC_PATHF_SUSPECT	= 1 << 5,
 	MRC_PATHF_SUSPECT_TO	= 1 << 6,
+	MRC_PATHF_REV_SUSPECT	= 1 << 7,
 };
 
 /**
@@ -322,6 +329,8 @@ struct mrc_prng {
  *	(mrc_path_suspect()); 0: evidence acts at once.
  * @suspects: suspicions (mrc_path_suspect()), on every path.
  * @suspects_cleared: suspicions that ended with the path heard from.
+ * @rev_suspects: paths made suspect by a lost SACK of ours
+ *	(mrc_path_on_ctrl_lost()).
  */
 struct mrc_path_table {
 	struct mrc_path *paths;
@@ -350,6 +359,7 @@ struct mrc_path_table {
 	u64 suspect_ns;
 	u64 suspects;
 	u64 suspects_cleared;
+	u64 rev_suspects;
 };
 
 /**
@@ -461,13 +471,17 @@ int mrc_path_pick(struct mrc_path_table *t, mrc_time_t now, int exclude);
 int mrc_path_pick_rtx(struct mrc_path_table *t, mrc_time_t now, int exclude);
 
 /**
- * mrc_path_pick_heard() - the path for an answer to the peer's probe: the
- * usable path (GOOD or SKIP, its link up) heard from most recently.
+ * mrc_path_pick_heard() - the path for an answer to the peer's probe, or
+ * to a retransmission of data we had (the peer missed our SACK): the
+ * usable path (GOOD or SKIP, its link up) heard from most recently, a
+ * trusted one (GOOD, not suspect either way) if any was heard.
  * @t: table.
  *
  * A probe tests the peer's path to us; its answer must not be lost on a
  * path of ours that is dead in our direction and not yet found out (it
- * would make the peer blame its own working path). The freshest path is
+ * would make the peer blame its own working path). A retransmission of
+ * what we had says our SACK was lost; its answer must not be lost too
+ * (the peer's timer would back off once more). The freshest path is
  * the one best proven to carry our packets.
  *
  * Return: an index, or -ENOENT if no path is usable or none was heard.
@@ -729,6 +743,30 @@ u32 mrc_path_probe_poll(struct mrc_path_table *t, mrc_time_t now, u16 *out,
  */
 mrc_time_t mrc_path_on_ctrl_tx(struct mrc_path_table *t, u32 idx,
 			       mrc_time_t now);
+
+/**
+ * mrc_path_on_ctrl_lost() - a SACK of ours that left on path @idx at
+ * @sent_ns never reached the peer: the peer resent data it covered, long
+ * after the SACK should have arrived.
+ * @t: table.
+ * @idx: path index.
+ * @sent_ns: when the SACK left.
+ * @now: current time.
+ *
+ * Unless the path was heard from since @sent_ns (it carried something of
+ * ours then), a path in use becomes reverse-suspect
+ * (@MRC_PATHF_REV_SUSPECT): mrc_path_pick() and mrc_path_pick_heard()
+ * pass it over while a trusted path is left, so our next SACKs do not
+ * follow the lost one, and its reverse-liveness probe is due now instead
+ * of MRC_PATH_REV_MULT probe intervals after our first SACK on it. Its
+ * answer clears the suspicion; policy.fail_to_bad unanswered ones take
+ * the path out (PROBE_FAIL), as for any reverse probe. No state change,
+ * no event: a SACK lost to a random drop costs a probe.
+ *
+ * Return: when that probe is due, or MRC_PATH_NEVER if none is needed.
+ */
+mrc_time_t mrc_path_on_ctrl_lost(struct mrc_path_table *t, u32 idx,
+				 mrc_time_t sent_ns, mrc_time_t now);
 
 /**
  * mrc_path_reverse_poll() - reverse-liveness probes due now.

@@ -601,6 +601,78 @@ TEST_F(PathTable, SuspectPathHeardInTimeStaysInUse)
 	EXPECT_TRUE(picked) << "heard from: in the rotation again";
 }
 
+// A SACK of ours proven lost (the peer resent what it covered): the path
+// it took is passed over by every pick while a trusted path is left, its
+// reverse probe is due at once, and any word from it clears it; no state
+// change, no event. A path heard from since that SACK left is not blamed.
+TEST_F(PathTable, LostSackMakesItsPathReverseSuspect)
+{
+	u32 i = InState(MRC_PATH_GOOD)[0];
+	mrc_time_t sent = now;
+
+	now += 20 * kMs;
+	EXPECT_EQ(mrc_path_on_ctrl_lost(&t, i, sent, now), now) << "probe due now";
+	EXPECT_TRUE(t.paths[i].flags & MRC_PATHF_REV_SUSPECT);
+	EXPECT_EQ(t.rev_suspects, 1U);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
+	EXPECT_TRUE(events.empty()) << "no event for a suspicion";
+	for (u32 n = 0; n < 4 * t.count; n++)
+		EXPECT_NE(mrc_path_pick(&t, now, -1), (int)i) << "our next SACKs avoid it";
+	for (u32 n = 0; n < 2 * t.count; n++)
+		EXPECT_NE(mrc_path_pick_rtx(&t, now, -1), (int)i);
+	// the freshest path, unless suspect
+	mrc_path_on_sack(&t, InState(MRC_PATH_GOOD)[1], now - 2, MRC_PATH_MARK_NONE);
+	t.paths[i].last_heard = now - 1;
+	EXPECT_EQ(mrc_path_pick_heard(&t), (int)InState(MRC_PATH_GOOD)[1]);
+	t.paths[i].last_heard = 0;
+	// its reverse probe goes at once, not MRC_PATH_REV_MULT intervals on
+	u16 out[64];
+	mrc_time_t next;
+	u32 n = mrc_path_reverse_poll(&t, now, out, 64, &next);
+	bool probed = false;
+	for (u32 k = 0; k < n; k++)
+		probed |= out[k] == i;
+	EXPECT_TRUE(probed);
+	// answered: trusted again
+	mrc_path_reverse_answered(&t, i, now + kMs);
+	mrc_path_probe_answered(&t, i, now + kMs, MRC_PATH_MARK_NONE, false);
+	EXPECT_FALSE(t.paths[i].flags & MRC_PATHF_REV_SUSPECT);
+	bool picked = false;
+	for (u32 k = 0; k < 2 * t.count && !picked; k++)
+		picked = mrc_path_pick(&t, now + kMs, -1) == (int)i;
+	EXPECT_TRUE(picked);
+	// heard from after the SACK left: it carried our packets since
+	EXPECT_EQ(mrc_path_on_ctrl_lost(&t, i, now, now + 20 * kMs), MRC_PATH_NEVER);
+	EXPECT_FALSE(t.paths[i].flags & MRC_PATHF_REV_SUSPECT);
+	EXPECT_EQ(t.rev_suspects, 1U);
+	EXPECT_TRUE(events.empty());
+}
+
+// A reverse-suspect path whose probes go unanswered is out (PROBE_FAIL)
+// after fail_to_bad of them, once the peer answered something sent after
+// each; a path out of use is not suspect.
+TEST_F(PathTable, ReverseSuspectSilentIsOutByItsProbes)
+{
+	u32 i = InState(MRC_PATH_GOOD)[0], j = InState(MRC_PATH_GOOD)[1];
+	u16 out[64];
+	mrc_time_t next;
+
+	ASSERT_EQ(mrc_path_on_ctrl_lost(&t, i, now, now + 20 * kMs), now + 20 * kMs);
+	now += 20 * kMs;
+	for (u32 k = 0; k < pol.fail_to_bad && State(i) == MRC_PATH_GOOD; k++) {
+		mrc_path_reverse_poll(&t, now, out, 64, &next);
+		// the peer answers what we send later
+		now += MRC_PATH_REV_MULT * pol.probe_interval_ns + 1;
+		mrc_path_on_delivered(&t, now - 1);
+		mrc_path_reverse_poll(&t, now, out, 64, &next);
+	}
+	EXPECT_EQ(State(i), (u32)MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(t.paths[i].reason, (u32)MRC_PR_PROBE_FAIL);
+	EXPECT_FALSE(t.paths[i].flags & MRC_PATHF_REV_SUSPECT);
+	EXPECT_EQ(State(j), (u32)MRC_PATH_GOOD);
+	EXPECT_EQ(mrc_path_on_ctrl_lost(&t, i, now - 1, now), MRC_PATH_NEVER);
+}
+
 TEST_F(PathTable, SuspectPathSilentIsOutAtItsVerdict)
 {
 	const u64 rto = 2 * kMs;

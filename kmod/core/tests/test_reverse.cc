@@ -367,3 +367,65 @@ TEST(ReversePath, StalledPeerBlamesNoPath)
 	w.run(200 * kMs, 0);
 	EXPECT_EQ(w.c[1].rcv_read, w.written);
 }
+
+// Issue #17, the apps tests' blackhole: B only receives, in small steps
+// with silence between them, and the path that carried B's SACK for the
+// tail of a step is dead towards A. A's timer resends the tail; the
+// duplicate proves B's SACK lost, so its path becomes reverse-suspect
+// (no more SACKs on it, its probe due now) and the answer goes on the
+// path B heard from last, fanned out: A's recovery takes one round trip
+// after its timer, not another (backed-off) timer per answer lost. The
+// later steps' SACKs avoid the dead path: one timeout in all. Fails if
+// B keeps spraying its SACKs over the dead path (a timeout of A for
+// every step whose last SACK takes it).
+TEST(ReversePath, LostTailSackCostsOneTimeoutAndItsPathIsAvoided)
+{
+	OneWay w;
+	bool lose_all = false;
+	int dead = -1;
+
+	w.run(50 * kMs);
+	w.run(300 * kMs, 0);
+	ASSERT_TRUE(mrc_conn_all_acked(&w.c[0]));
+	int lost_on = -1;
+	w.drop = [&](int s, int p) {
+		if (s == 1 && lose_all)
+			lost_on = p;
+		return s == 1 && (lose_all || p == dead);
+	};
+	uint64_t timeouts = w.c[0].st.timeouts;
+	for (int step = 0; step < 30; step++) {
+		ASSERT_EQ(mrc_conn_app_write(&w.c[0], 1000, false), 0);
+		lose_all = step == 0;
+		w.run(100000, 0);
+		if (step == 0) {
+			// the SACK of the tail went out on one path, and died
+			ASSERT_GE(lost_on, 0);
+			dead = lost_on;
+			lose_all = false;
+			EXPECT_FALSE(mrc_conn_all_acked(&w.c[0]));
+		}
+		uint64_t t0 = w.now;
+		while (!mrc_conn_all_acked(&w.c[0]) && w.now < t0 + 1000 * kMs)
+			w.run(100000, 0);
+		ASSERT_TRUE(mrc_conn_all_acked(&w.c[0])) << "step " << step;
+		if (step == 0) {
+			// A's timer, then one round trip (a 100 us step here)
+			EXPECT_LE(w.now - t0, mrc_rtt_rto(&w.c[0].rtt) + kMs);
+			EXPECT_EQ(w.c[1].paths.rev_suspects, 1u);
+			EXPECT_TRUE(w.path(1, dead).flags & MRC_PATHF_REV_SUSPECT ||
+				    w.path(1, dead).state == MRC_PATH_ASSUMED_BAD);
+		}
+		w.run(10 * kMs, 0);
+	}
+	EXPECT_EQ(w.c[0].st.timeouts - timeouts, 1u) << "one lost SACK, one timeout";
+	EXPECT_EQ(w.path(1, dead).state, MRC_PATH_ASSUMED_BAD);
+	EXPECT_EQ(w.path(1, dead).reason, MRC_PR_PROBE_FAIL);
+	for (uint32_t i = 0; i < w.c[1].paths.count; i++) {
+		if ((int)i != dead) {
+			EXPECT_EQ(w.path(1, i).state, MRC_PATH_GOOD) << "B path " << i;
+		}
+	}
+	for (uint32_t i = 0; i < w.c[0].paths.count; i++)
+		EXPECT_EQ(w.path(0, i).state, MRC_PATH_GOOD) << "A path " << i;
+}
