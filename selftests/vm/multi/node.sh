@@ -34,12 +34,12 @@ peer=b
 [ "$role" = b ] && peer=a
 planes=${MRC_MULTI_PLANES:-2}
 mtu=${MRC_MULTI_MTU:-9000}
+# Host a is ::1 (and 10.99.0.1) on every link, b ::2: plane p's address
+# of this host is fd01:p::$me_n, the peer's fd01:p::$peer_n (no
+# subshell per address: each costs in the emulated guest).
 me_n=1
-[ "$role" = b ] && me_n=2
-
-plane_addr() { # ROLE P
-	if [ "$1" = a ]; then echo "fd01:$2::1"; else echo "fd01:$2::2"; fi
-}
+peer_n=2
+[ "$role" = b ] && me_n=2 peer_n=1
 
 net() {
 	local d mac name p nh=""
@@ -62,11 +62,11 @@ net() {
 	for p in $(seq 0 $((planes - 1))); do
 		ip link set "pl$p" mtu "$mtu" || return 1
 		sysctl -qw "net.ipv6.conf.pl$p.seg6_enabled=1"
-		ip addr add "$(plane_addr "$role" "$p")/64" dev "pl$p" nodad
+		ip addr add "fd01:$p::$me_n/64" dev "pl$p" nodad
 		ip link set "pl$p" up || return 1
 		ip route add "fc00:0:e0$role$p::/48" encap seg6local action End.DT6 table 255 dev dt0
-		ip route add "fc00:0:e0$peer$p::/48" via "$(plane_addr "$peer" "$p")" dev "pl$p"
-		nh="$nh nexthop via $(plane_addr "$peer" "$p") dev pl$p"
+		ip route add "fc00:0:e0$peer$p::/48" via "fd01:$p::$peer_n" dev "pl$p"
+		nh="$nh nexthop via fd01:$p::$peer_n dev pl$p"
 	done
 	# The peer's address over every plane: entropy mode, and the source
 	# address connect() picks.
@@ -88,7 +88,7 @@ config() {
 	done | "$MRCCTL" -batch - >/dev/null 2>&1
 	echo "policy set default backups 0" > "$f"
 	for p in $(seq 0 $((planes - 1))); do
-		echo "plane add $p dev pl$p saddr $(plane_addr "$role" "$p")" >> "$f"
+		echo "plane add $p dev pl$p saddr fd01:$p::$me_n" >> "$f"
 		case $mode in
 		usid) echo "path add $p dst fd00:$peer::1/128 plane $p mode usid usid fc00:0:e0$peer$p::" ;;
 		srh) echo "path add $p dst fd00:$peer::1/128 plane $p mode srh segs fc00:0:e0$peer$p::" ;;
@@ -107,12 +107,12 @@ config() {
 routes() {
 	local p nh=""
 	for p in $(seq 0 $((planes - 1))); do
-		ip addr replace "$(plane_addr "$role" "$p")/64" dev "pl$p" nodad
-		ip route replace "fc00:0:e0$peer$p::/48" via "$(plane_addr "$peer" "$p")" dev "pl$p"
-		nh="$nh nexthop via $(plane_addr "$peer" "$p") dev pl$p"
-	done
-	# shellcheck disable=SC2086
-	ip route replace "fd00:$peer::1/128" src "fd00:$role::1" $nh
+		echo "addr replace fd01:$p::$me_n/64 dev pl$p nodad"
+		echo "route replace fc00:0:e0$peer$p::/48 via fd01:$p::$peer_n dev pl$p"
+		nh="$nh nexthop via fd01:$p::$peer_n dev pl$p"
+	done > /tmp/node-routes
+	echo "route replace fd00:$peer::1/128 src fd00:$role::1$nh" >> /tmp/node-routes
+	ip -force -batch /tmp/node-routes
 }
 
 # up P: plane P's link up again with its address and routes in one ip
@@ -122,12 +122,12 @@ routes() {
 up() {
 	local p=$1 q nh=""
 	for q in $(seq 0 $((planes - 1))); do
-		nh="$nh nexthop via $(plane_addr "$peer" "$q") dev pl$q"
+		nh="$nh nexthop via fd01:$q::$peer_n dev pl$q"
 	done
 	ip -force -batch - <<-EOF
 		link set pl$p up
-		addr replace $(plane_addr "$role" "$p")/64 dev pl$p nodad
-		route replace fc00:0:e0$peer$p::/48 via $(plane_addr "$peer" "$p") dev pl$p
+		addr replace fd01:$p::$me_n/64 dev pl$p nodad
+		route replace fc00:0:e0$peer$p::/48 via fd01:$p::$peer_n dev pl$p
 		route replace fd00:$peer::1/128 src fd00:$role::1 $nh
 	EOF
 }
