@@ -18,6 +18,10 @@
 #                      each job over plain TCP too, before the MRC one
 #                      (MRC_TEST_APPS_TCP=1: figures reported next to
 #                      MRC's, never asserted; make check: MRC only)
+#   multi 40-offloads  each offload off on its own, across two kernels
+#                      (MRC_TEST_OFFLOADS_EACH=1: five variants; make
+#                      check: three, the offloads off together), when no
+#                      test is named
 #   75-probe-budget    the namespace's probe budget while 200 connections
 #                      lose 800 paths at once: a load the emulated fabric
 #                      does not carry reliably (its header; issue #14);
@@ -47,5 +51,16 @@ rc=${PIPESTATUS[0]}
 # What each test measured and its results: the # lines and the checks.
 ktap=$MRC_SELFTESTS_OUT/ktap.txt
 [ -r "$ktap" ] && grep -E '^(not )?ok |^    (# Subtest|# |not ok )' "$ktap"
-echo "check-slow: $(tail -1 "$MRC_SELFTESTS_OUT.log" | sed 's/^selftests: //') in $((SECONDS - start)) s"
+summary="$(tail -1 "$MRC_SELFTESTS_OUT.log" | sed 's/^selftests: //')"
+if [ $# -eq 0 ]; then
+	multi_out=$MRC_SELFTESTS_OUT-multi
+	MRC_TEST_OFFLOADS_EACH=1 MRC_SELFTESTS_OUT=$multi_out \
+		selftests/vm/multi/run.sh -q 40-offloads 2>&1 | tee "$multi_out.log"
+	mrc=${PIPESTATUS[0]}
+	[ -r "$multi_out/ktap.txt" ] && grep -E '^(not )?ok ' "$multi_out/ktap.txt"
+	[ "$mrc" = 0 ] || rc=1
+	summary="$summary; two kernels: $(grep -E '^selftests-multi: ' "$multi_out.log" | tail -1 |
+		sed 's/^selftests-multi: //')"
+fi
+echo "check-slow: $summary in $((SECONDS - start)) s"
 exit "$rc"

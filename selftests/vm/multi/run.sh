@@ -83,7 +83,8 @@ planes=${MRC_MULTI_PLANES:-2}
 read -ra nics <<< "${MRC_MULTI_NIC:-virtio-net-pci e1000e}"
 # What the guests see of the environment (they do not inherit it).
 genv=(env "MRC_MULTI_PLANES=$planes" "MRC_MULTI_MTU=${MRC_MULTI_MTU:-9000}"
-	"MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-1}" "MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}")
+	"MRC_TEST_TIME_SCALE=${MRC_TEST_TIME_SCALE:-1}" "MRC_TEST_SIZE_DIV=${MRC_TEST_SIZE_DIV:-1}"
+	"MRC_TEST_OFFLOADS_EACH=${MRC_TEST_OFFLOADS_EACH:-0}")
 export MRC_VM_MEM=${MRC_MULTI_MEM:-1024} MRC_VM_SMP=1
 
 # qemu_args ME OTHER: the NICs and shares of guest ME (a or b).
