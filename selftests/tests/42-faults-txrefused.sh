@@ -18,6 +18,10 @@
 . "$(dirname "$0")/../lib_faults.sh"
 
 faults_setup
+# 96 MiB a transfer (three of them): each fault is over within about 2 s
+# of its start, while the transfer goes on for 10 s or more on a quiet
+# machine (192 MiB took 103 s of make check for the three).
+TXR_BYTES=100663296
 
 # refuse_paths_check FILE PLANE ID SPURIOUS: on A's connection ID in FILE
 # (mrcctl -j conn show; the one of refuse_conn), the paths of PLANE are
@@ -88,8 +92,8 @@ refuse_fault() {
 refuse_clean() {
 	local rto0
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
-	mrc_check "clean: $(faults_mib 201326592 67108864) MiB verified" \
-		faults_transfer clean : 201326592 67108864
+	mrc_check "clean: $(faults_mib $TXR_BYTES 67108864) MiB verified" \
+		faults_transfer clean : $TXR_BYTES 67108864
 	faults_report clean
 	rto_clean=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))
 }
@@ -101,9 +105,9 @@ refuse_run() {
 	ptr0=$(mrc_mib "$FAB_A" PathTxRefused)
 	ref0=$(mrc_mib "$FAB_A" OutRefused)
 	rto0=$(mrc_mib "$FAB_A" RetxRto)
-	mrc_check "$name: $(faults_mib 201326592 67108864) MiB verified while A's stack refuses plane $plane" \
+	mrc_check "$name: $(faults_mib $TXR_BYTES 67108864) MiB verified while A's stack refuses plane $plane" \
 		faults_transfer "$name" "refuse_fault $name $plane $(printf %q "$3") $(printf %q "$4")" \
-		201326592 67108864
+		$TXR_BYTES 67108864
 	faults_report "$name"
 	local refused=$(($(mrc_mib "$FAB_A" OutRefused) - ref0))
 	local rto=$(($(mrc_mib "$FAB_A" RetxRto) - rto0))

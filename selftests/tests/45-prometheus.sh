@@ -57,7 +57,7 @@ in_ns "$FAB_A" ip addr add fd99:253::2/64 dev mgmt-prom nodad
 ip link set mgmt-prom up
 in_ns "$FAB_A" ip link set mgmt-prom up
 EXPORTER=${MRC_EXPORTER:-$MRC_BUILD/tools/mrc-exporter/mrc-exporter}
-PROMQ="python3 $MRC_ROOT/selftests/tools/promq.py"
+PROMQ="python3 -S $MRC_ROOT/selftests/tools/promq.py"
 exp_url="http://[fd99:253::2]:9880"
 promtool_ok() { promtool check metrics < "$1"; }
 prom_url="http://[::1]:9090"

@@ -17,18 +17,28 @@
 #   before B reads again) B refuses at most one packet per 4 x rto_min;
 # - once B reads again, everything arrives within 30 s (a hang fails).
 # Over socket(AF_INET6, type, IPPROTO_MRC) between two hosts on one veth
-# link, the default policy.
+# link, the default policy. The two socket types run at the same time,
+# each between its own two namespaces (every figure below is a
+# namespace's), their pauses measured over the window both share.
 # MRC_TEST_STALL_PAUSE_S=SECONDS sets the pause instead (make check-slow:
 # 180, a reader stopped for minutes); every bound below follows from the
 # policy and the pause, and so does the test's timeout: two pauses on top
-# of the default run's 240 s (which it needs 40-69 s of, 27 in pauses).
+# of the default run's 240 s (which it needs 40-69 s of, 27 in pauses,
+# when the types ran one after the other).
 # timeout: 240 + 2 * MRC_TEST_STALL_PAUSE_S
 . "$(dirname "$0")/../lib.sh"
 
 mrc_module_load
-a=$(mrc_ns_new a)
-b=$(mrc_ns_new b)
-mrc_veth "$a" vab fd12::1 "$b" vba fd12::2
+# A and B of each socket type: seqpacket on fd12::/64, stream on fd13::/64.
+declare -A ns_a ns_b addr_b pid_a pid_b nack0 sent0 sent1 recv0 recv1 pkts0 pkts1 refused0 refused1
+for typ in seqpacket stream; do
+	ns_a[$typ]=$(mrc_ns_new "a-$typ")
+	ns_b[$typ]=$(mrc_ns_new "b-$typ")
+done
+mrc_veth "${ns_a[seqpacket]}" vab fd12::1 "${ns_b[seqpacket]}" vba fd12::2
+mrc_veth "${ns_a[stream]}" vab fd13::1 "${ns_b[stream]}" vba fd13::2
+addr_b=([seqpacket]=fd12::2 [stream]=fd13::2)
+a=${ns_a[seqpacket]}
 res=$(mrc_tmpdir)
 proto=$(cat /sys/module/mrc/parameters/ipproto)
 
@@ -51,7 +61,7 @@ mrc_check "the pause outlasts the retry budget at least twice ($pause_ms ms)" \
 
 cat > "$res/peer.py" <<'EOF'
 import errno, json, os, socket, sys, time
-role, proto, res, typ, port = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+role, proto, res, typ, port, addr = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
 st = socket.SOCK_SEQPACKET if typ == "seqpacket" else socket.SOCK_STREAM
 N, SZ = 20000, 100
 def msg(i):
@@ -59,12 +69,12 @@ def msg(i):
 def mark(name):  # the real time, the clock of date(1) in the test
     open(os.path.join(res, typ + "." + name), "w").write("%.3f" % time.time())
 if role == "b":
-    pause = float(sys.argv[6])
+    pause = float(sys.argv[7])
     ls = socket.socket(socket.AF_INET6, st, proto)
     # a small buffer (inherited by the accepted socket) fills long
     # before the pause's second half
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
-    ls.bind(("fd12::2", port))
+    ls.bind((addr, port))
     ls.listen(1)
     mark("listening")
     s, _ = ls.accept()
@@ -94,7 +104,7 @@ if role == "b":
               open(os.path.join(res, typ + ".b.json"), "w"))
 else:
     s = socket.socket(socket.AF_INET6, st, proto)
-    s.connect(("fd12::2", port))
+    s.connect((addr, port))
     err, sent = None, 0
     try:
         for i in range(N):
@@ -122,61 +132,76 @@ refused() {
 	echo $(($(mrc_mib "$1" InDropNomem) + $(mrc_mib "$1" InDropPsnWindow)))
 }
 
+pause_s=$(mrc_time "$pause_ms" | awk '{ print $1 / 1000 }')
 port=7000
-types_done=0
 for typ in seqpacket stream; do
-	port=$((port + 1))
-	mrc_bg_in_ns "$b" python3 "$res/peer.py" b "$proto" "$res" $typ $port \
-		"$(mrc_time "$pause_ms" | awk '{ print $1 / 1000 }')"
-	pid_b=$MRC_BG_PID
+	mrc_bg_in_ns "${ns_b[$typ]}" python3 "$res/peer.py" b "$proto" "$res" $typ $port \
+		"${addr_b[$typ]}" "$pause_s"
+	pid_b[$typ]=$MRC_BG_PID
+done
+for typ in seqpacket stream; do
 	mrc_check "$typ: B listens" mrc_wait_for 20 test -e "$res/$typ.listening"
-	mrc_bg_in_ns "$a" python3 "$res/peer.py" a "$proto" "$res" $typ $port
-	pid_a=$MRC_BG_PID
+	mrc_bg_in_ns "${ns_a[$typ]}" python3 "$res/peer.py" a "$proto" "$res" $typ $port \
+		"${addr_b[$typ]}"
+	pid_a[$typ]=$MRC_BG_PID
+done
+for typ in seqpacket stream; do
 	mrc_check "$typ: B read its first messages and stopped" \
 		mrc_wait_for 20 test -e "$res/$typ.paused"
-	# When B stopped, by its own clock: the wait above sees the file late
-	# on a loaded machine.
-	paused_ns=$(awk '{ printf "%d", $1 * 1e9 }' "$res/$typ.paused")
-	nack0=$(mrc_mib "$b" NackOut)
-	# The second half of the pause (the backoff has reached rto_max),
-	# measured up to 3 s before B reads again: the counters are read
-	# before B resumes, which the test checks. A snapshot takes seconds
-	# on a loaded machine (CI at 318c833 read the last one after B had
-	# resumed): the window ends earlier by twice what the first one took.
-	sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v n="$(date +%s%N)" -v s="$paused_ns" \
-		'BEGIN { w = s / 1e6 + p / 2 - n / 1e6; print (w > 0 ? w / 1000 : 0) }')"
-	s0=$(date +%s%N)
-	read -r sent0 _ pkts0 < <(conn_snap "$a")
-	read -r _ recv0 _ < <(conn_snap "$b")
-	refused0=$(refused "$b")
-	t0=$(date +%s%N)
-	margin_ms=$(($(mrc_time 3) * 1000 + 2 * (t0 - s0) / 1000000))
-	sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v m="$margin_ms" \
-		-v e=$(((t0 - paused_ns) / 1000000)) 'BEGIN { s = (p - e - m) / 1000; print (s > 0 ? s : 0) }')"
-	read -r sent1 _ pkts1 < <(conn_snap "$a")
-	read -r _ recv1 _ < <(conn_snap "$b")
-	refused1=$(refused "$b")
-	t1=$(date +%s%N)
+	nack0[$typ]=$(mrc_mib "${ns_b[$typ]}" NackOut)
+done
+# When each B stopped, by its own clock (the waits above see the files
+# late on a loaded machine); the window lies in both pauses: it starts
+# at the later one's middle (the backoff has reached rto_max) and ends
+# up to 3 s before the earlier one's end: the counters are read before
+# either B resumes, which the test checks. A snapshot takes seconds on a
+# loaded machine (CI at 318c833 read the last one after B had resumed):
+# the window ends earlier by twice what the first ones took.
+paused_first=$(cat "$res"/*.paused | sort -n | head -1 | awk '{ printf "%d", $1 * 1e9 }')
+paused_last=$(cat "$res"/*.paused | sort -n | tail -1 | awk '{ printf "%d", $1 * 1e9 }')
+sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v n="$(date +%s%N)" -v s="$paused_last" \
+	'BEGIN { w = s / 1e6 + p / 2 - n / 1e6; print (w > 0 ? w / 1000 : 0) }')"
+s0=$(date +%s%N)
+for typ in seqpacket stream; do
+	read -r sent0[$typ] _ pkts0[$typ] < <(conn_snap "${ns_a[$typ]}")
+	read -r _ recv0[$typ] _ < <(conn_snap "${ns_b[$typ]}")
+	refused0[$typ]=$(refused "${ns_b[$typ]}")
+done
+t0=$(date +%s%N)
+margin_ms=$(($(mrc_time 3) * 1000 + 2 * (t0 - s0) / 1000000))
+sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v m="$margin_ms" \
+	-v e=$(((t0 - paused_first) / 1000000)) 'BEGIN { s = (p - e - m) / 1000; print (s > 0 ? s : 0) }')"
+for typ in seqpacket stream; do
+	read -r sent1[$typ] _ pkts1[$typ] < <(conn_snap "${ns_a[$typ]}")
+	read -r _ recv1[$typ] _ < <(conn_snap "${ns_b[$typ]}")
+	refused1[$typ]=$(refused "${ns_b[$typ]}")
+done
+t1=$(date +%s%N)
+window_ms=$(((t1 - t0) / 1000000))
+limit=$((window_ms / (4 * rto_min) + 2))
+mrc_info "the window measured: $window_ms ms, from the later pause's middle"
+for typ in seqpacket stream; do
 	mrc_check "$typ: the window measured lies in the pause (read before B resumed)" \
 		test ! -e "$res/$typ.resumed"
+done
+types_done=0
+for typ in seqpacket stream; do
 	mrc_check "$typ: B resumed reading" \
 		mrc_wait_for $((pause_ms / 1000 + 20)) test -e "$res/$typ.resumed"
 	mrc_check "$typ: B read to the end within 30 s of resuming" \
 		mrc_wait_for 30 test -e "$res/$typ.b.json"
 	mrc_check "$typ: A finished" mrc_wait_for 20 test -e "$res/$typ.a.json"
 	if [ ! -e "$res/$typ.b.json" ]; then
-		in_ns "$a" "$MRCCTL" conn show
-		in_ns "$b" "$MRCCTL" conn show
+		in_ns "${ns_a[$typ]}" "$MRCCTL" conn show
+		in_ns "${ns_b[$typ]}" "$MRCCTL" conn show
 	fi
-	kill "$pid_a" "$pid_b" 2>/dev/null
-	wait "$pid_a" "$pid_b" 2>/dev/null
-	window_ms=$(((t1 - t0) / 1000000))
-	limit=$((window_ms / (4 * rto_min) + 2))
-	pkts=$((pkts1 - pkts0))
-	refusals=$((refused1 - refused0))
+	kill "${pid_a[$typ]}" "${pid_b[$typ]}" 2>/dev/null
+	wait "${pid_a[$typ]}" "${pid_b[$typ]}" 2>/dev/null
+	pkts=$((pkts1[$typ] - pkts0[$typ]))
+	refusals=$((refused1[$typ] - refused0[$typ]))
 	mrc_info "$typ: A $(cat "$res/$typ.a.json" 2>/dev/null), B $(cat "$res/$typ.b.json" 2>/dev/null);" \
-		"in $window_ms ms of the pause's second half A sent $pkts data packets, B refused $refusals ($(awk -v r="$refusals" -v w="$window_ms" 'BEGIN { printf "%.1f", w ? r * 1000 / w : 0 }') a second; bound $limit), A's acknowledged offset moved $((sent1 - sent0)) bytes, B's delivered offset $((recv1 - recv0));" \
-		"B sent $(($(mrc_mib "$b" NackOut) - nack0)) NACKs during the pause;" \
+		"in $window_ms ms of the pause's second half A sent $pkts data packets, B refused $refusals ($(awk -v r="$refusals" -v w="$window_ms" 'BEGIN { printf "%.1f", w ? r * 1000 / w : 0 }') a second; bound $limit), A's acknowledged offset moved $((sent1[$typ] - sent0[$typ])) bytes, B's delivered offset $((recv1[$typ] - recv0[$typ]));" \
+		"B sent $(($(mrc_mib "${ns_b[$typ]}" NackOut) - nack0[$typ])) NACKs during the pause;" \
 		"B read the rest in $(awk -v r="$(cat "$res/$typ.resumed")" -v d="$(cat "$res/$typ.done")" 'BEGIN { printf "%.2f", d - r }') s"
 	mrc_check_eq "$typ: A's writes all succeeded" None "$(mrc_json "$res/$typ.a.json" error)"
 	mrc_check_eq "$typ: A sent every message" 20000 "$(mrc_json "$res/$typ.a.json" sent)"
@@ -189,6 +214,8 @@ for typ in seqpacket stream; do
 done
 # a shell error ends the loop, not the script: the count says it ran whole
 mrc_check_eq "both socket types ran to the end" 2 "$types_done"
-mrc_check_eq "no connection left in A" 0 \
-	"$(in_ns "$a" "$MRCCTL" -j conn show | python3 -c "import json, sys; print(len(json.load(sys.stdin)))")"
+for typ in seqpacket stream; do
+	mrc_check_eq "$typ: no connection left in A" 0 \
+		"$(in_ns "${ns_a[$typ]}" "$MRCCTL" -j conn show | python3 -S -c "import json, sys; print(len(json.load(sys.stdin)))")"
+done
 mrc_done
