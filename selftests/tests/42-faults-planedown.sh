@@ -50,8 +50,10 @@ flaps=$(($(mrc_mib "$FAB_A" PathFlaps) - flaps0))
 # a probe brought it back, which a count from the transfer's start
 # charged to the fault (make check, 2026-12-01).
 t0=$(cat "$res/planedown.t0" 2>/dev/null)
-awk -v t="${t0:-0}" '$1 >= t' "$res/monitor-planedown" > "$res/monitor-planedown.fault"
-awk -v t="${t0:-0}" '$1 < t' "$res/monitor-planedown" > "$res/monitor-planedown.before"
+awk -v t="${t0:-0}" -v f="$res/monitor-planedown.fault" -v b="$res/monitor-planedown.before" \
+	'{ print > ($1 >= t ? f : b) }' "$res/monitor-planedown"
+: >> "$res/monitor-planedown.fault"
+: >> "$res/monitor-planedown.before"
 { read -r plane_n _ _ plane; read -r _ plane_down _; } <<< \
 	"$(faults_ev_changes "$res/monitor-planedown.fault" 0 \
 		'e.get("plane") == 2' 'changed(e)' \

@@ -157,25 +157,26 @@ done
 # either B resumes, which the test checks. A snapshot takes seconds on a
 # loaded machine (CI at 318c833 read the last one after B had resumed):
 # the window ends earlier by twice what the first ones took.
-paused_first=$(cat "$res"/*.paused | sort -n | head -1 | awk '{ printf "%d", $1 * 1e9 }')
-paused_last=$(cat "$res"/*.paused | sort -n | tail -1 | awk '{ printf "%d", $1 * 1e9 }')
+read -r paused_first paused_last < <(cat "$res"/*.paused | sort -n |
+	awk 'NR == 1 { f = $1 } { l = $1 } END { printf "%d %d\n", f * 1e9, l * 1e9 }')
+# snap N: each type's counters into sentN, recvN, pktsN, refusedN
+snap() {
+	local typ
+	for typ in seqpacket stream; do
+		read -r "sent$1[$typ]" _ "pkts$1[$typ]" < <(conn_snap "${ns_a[$typ]}")
+		read -r _ "recv$1[$typ]" _ < <(conn_snap "${ns_b[$typ]}")
+		read -r "refused$1[$typ]" < <(refused "${ns_b[$typ]}")
+	done
+}
 sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v n="$(date +%s%N)" -v s="$paused_last" \
 	'BEGIN { w = s / 1e6 + p / 2 - n / 1e6; print (w > 0 ? w / 1000 : 0) }')"
 s0=$(date +%s%N)
-for typ in seqpacket stream; do
-	read -r sent0[$typ] _ pkts0[$typ] < <(conn_snap "${ns_a[$typ]}")
-	read -r _ recv0[$typ] _ < <(conn_snap "${ns_b[$typ]}")
-	refused0[$typ]=$(refused "${ns_b[$typ]}")
-done
+snap 0
 t0=$(date +%s%N)
 margin_ms=$(($(mrc_time 3) * 1000 + 2 * (t0 - s0) / 1000000))
 sleep "$(awk -v p="$(mrc_time "$pause_ms")" -v m="$margin_ms" \
 	-v e=$(((t0 - paused_first) / 1000000)) 'BEGIN { s = (p - e - m) / 1000; print (s > 0 ? s : 0) }')"
-for typ in seqpacket stream; do
-	read -r sent1[$typ] _ pkts1[$typ] < <(conn_snap "${ns_a[$typ]}")
-	read -r _ recv1[$typ] _ < <(conn_snap "${ns_b[$typ]}")
-	refused1[$typ]=$(refused "${ns_b[$typ]}")
-done
+snap 1
 t1=$(date +%s%N)
 window_ms=$(((t1 - t0) / 1000000))
 limit=$((window_ms / (4 * rto_min) + 2))

@@ -40,9 +40,16 @@ mtu=${MRC_MULTI_MTU:-9000}
 me_n=1
 peer_n=2
 [ "$role" = b ] && me_n=2 peer_n=1
+# The peer's address over every plane (entropy mode, and the source
+# address connect() picks): the nexthops of that route, for net, routes
+# and up.
+peer_nh=
+for p in $(seq 0 $((planes - 1))); do
+	peer_nh="$peer_nh nexthop via fd01:$p::$peer_n dev pl$p"
+done
 
 net() {
-	local d mac name p nh=""
+	local d mac name p
 	modprobe -qa virtio_net e1000e
 	modprobe -q dummy
 	sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.default.seg6_enabled=1 \
@@ -66,12 +73,9 @@ net() {
 		ip link set "pl$p" up || return 1
 		ip route add "fc00:0:e0$role$p::/48" encap seg6local action End.DT6 table 255 dev dt0
 		ip route add "fc00:0:e0$peer$p::/48" via "fd01:$p::$peer_n" dev "pl$p"
-		nh="$nh nexthop via fd01:$p::$peer_n dev pl$p"
 	done
-	# The peer's address over every plane: entropy mode, and the source
-	# address connect() picks.
 	# shellcheck disable=SC2086
-	ip route add "fd00:$peer::1/128" src "fd00:$role::1" $nh
+	ip route add "fd00:$peer::1/128" src "fd00:$role::1" $peer_nh
 }
 
 load() {
@@ -105,14 +109,14 @@ config() {
 # A link set down loses its IPv6 addresses and routes: put them back
 # (no-ops for those still there).
 routes() {
-	local p nh=""
-	for p in $(seq 0 $((planes - 1))); do
-		echo "addr replace fd01:$p::$me_n/64 dev pl$p nodad"
-		echo "route replace fc00:0:e0$peer$p::/48 via fd01:$p::$peer_n dev pl$p"
-		nh="$nh nexthop via fd01:$p::$peer_n dev pl$p"
-	done > /tmp/node-routes
-	echo "route replace fd00:$peer::1/128 src fd00:$role::1$nh" >> /tmp/node-routes
-	ip -force -batch /tmp/node-routes
+	local p
+	{
+		for p in $(seq 0 $((planes - 1))); do
+			echo "addr replace fd01:$p::$me_n/64 dev pl$p nodad"
+			echo "route replace fc00:0:e0$peer$p::/48 via fd01:$p::$peer_n dev pl$p"
+		done
+		echo "route replace fd00:$peer::1/128 src fd00:$role::1$peer_nh"
+	} | ip -force -batch -
 }
 
 # up P: plane P's link up again with its address and routes in one ip
@@ -120,15 +124,12 @@ routes() {
 # down loses both; replaying them one ip at a time takes a few hundred
 # ms in the emulated guest).
 up() {
-	local p=$1 q nh=""
-	for q in $(seq 0 $((planes - 1))); do
-		nh="$nh nexthop via fd01:$q::$peer_n dev pl$q"
-	done
+	local p=$1
 	ip -force -batch - <<-EOF
 		link set pl$p up
 		addr replace fd01:$p::$me_n/64 dev pl$p nodad
 		route replace fc00:0:e0$peer$p::/48 via fd01:$p::$peer_n dev pl$p
-		route replace fd00:$peer::1/128 src fd00:$role::1 $nh
+		route replace fd00:$peer::1/128 src fd00:$role::1$peer_nh
 	EOF
 }
 
