@@ -23,7 +23,8 @@
 #   BENCH_DURATION [10]   BENCH_FAULT_AT [3]  BENCH_CONNS [1000]
 #   BENCH_QUEUE [40 ms at the rate, >= 64 KiB: the shaper's tbf limit]
 #   BENCH_PROTOS ["mrc tcp tcp-ecmp mptcp"]
-#   BENCH_SCENARIOS ["aggregate loss blackhole planedown rr cpu profile many"]
+#   BENCH_SCENARIOS ["aggregate loss blackhole planedown congested rr cpu profile many"]
+#   BENCH_CONGEST_MBIT [RATE / 5: the congested spine's rate]
 #   BENCH_TX_BURST [the module's: mrc.ko's tx_burst parameter, 1 = per-packet spraying]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +44,12 @@ CONNS=${BENCH_CONNS:-1000}
 # buffer, not a bufferbloated one), at least 64 KiB
 QUEUE=${BENCH_QUEUE:-$(awk -v r="$RATE" 'BEGIN { q = r * 1e6 / 8 * 0.04; printf "%db\n", (q < 65536 ? 65536 : q) }')}
 PROTOS=${BENCH_PROTOS:-mrc tcp tcp-ecmp mptcp}
-SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown rr cpu profile many}
+SCENARIOS=${BENCH_SCENARIOS:-aggregate loss blackhole planedown congested rr cpu profile many}
+# The congested spine: plane 1, spine 0's link down to T0b at a fifth of
+# the plane's rate (a slow or oversubscribed spine port). The plane loses
+# nothing: its other spine can carry the plane's whole rate, so a
+# transport whose load follows capacity still fills P x R.
+CONGEST=${BENCH_CONGEST_MBIT:-$(awk -v r="$RATE" 'BEGIN { print r / 5 }')}
 mkdir -p "$RAW"
 
 # Kernel memory in kB: slab + vmalloc (what sockets allocate).
@@ -168,7 +174,7 @@ write_meta() {
 		for kv in "$@"; do
 			case ${kv#*=} in
 			'' ) printf '%s"%s": null' "$sep" "${kv%%=*}" ;;
-			[0-9-]* | null | \"* | "{"*) printf '%s"%s": %s' "$sep" "${kv%%=*}" "${kv#*=}" ;;
+			[0-9-]* | null | \"* | "{"* | "["*) printf '%s"%s": %s' "$sep" "${kv%%=*}" "${kv#*=}" ;;
 			*) printf '%s"%s": "%s"' "$sep" "${kv%%=*}" "${kv#*=}" ;;
 			esac
 			sep=", "
@@ -177,10 +183,36 @@ write_meta() {
 	} > "$RAW/$name.meta.json"
 }
 
+# spine_bytes: per spine "p s offered delivered": bytes of A->B traffic
+# that entered the spine (its A-side link's RX) and that left it towards
+# B (its B-side link's TX; what its queue dropped is the difference).
+spine_bytes() {
+	local p s t1
+	for p in $(seq 0 $((P - 1))); do
+		for s in $(seq 0 $((S - 1))); do
+			t1=$(mrc_fabric_ns t1 "$p" "$s")
+			echo "$p $s $(mrc_link_bytes "$t1" down-a rx) $(mrc_link_bytes "$t1" down-b tx)"
+		done
+	done
+}
+
+# The congested spine's port: a token bucket at CONGEST Mbit/s with a
+# 40 ms queue (at least 16 KiB) that fq_codel manages, marking ECN-capable
+# packets instead of dropping them (as a switch's AQM would).
+congest() {
+	local t1 q
+	t1=$(mrc_fabric_ns t1 1 0)
+	q=$(awk -v r="$CONGEST" 'BEGIN { q = r * 1e6 / 8 * 0.04; printf "%d", (q < 16384 ? 16384 : q) }')
+	ip netns exec "$t1" tc qdisc replace dev down-b root handle 1: \
+		tbf rate "${CONGEST}mbit" burst 16kb limit "$q" &&
+		ip netns exec "$t1" tc qdisc replace dev down-b parent 1:1 fq_codel ecn
+}
+
 # xfer NAME PROTO SCENARIO FAULT: one timed transfer (1 ms buckets). FAULT
-# is none|loss|blackhole|planedown; loss starts before the transfer, the
-# others FAULT_AT seconds after data starts to flow (bench/fault.py picks
-# the plane and spine the protocol uses and injects). Undone afterwards.
+# is none|loss|blackhole|planedown|congested; loss and congested start
+# before the transfer, the others FAULT_AT seconds after data starts to
+# flow (bench/fault.py picks the plane and spine the protocol uses and
+# injects). Undone afterwards.
 xfer() {
 	local name=$1 proto=$2 scen=$3 fault=$4 srv cli mon='' sp t0a cpu0 cpu1 t_start
 	local t_loss=0 watch_fault=none
@@ -207,6 +239,7 @@ xfer() {
 		done
 		t_loss=$(now)
 		;;
+	congested) congest || log "the congested spine could not be set up" ;;
 	blackhole | planedown) watch_fault=$fault ;;
 	esac
 	local wf=$RAW/$name.fault wport=0
@@ -224,6 +257,8 @@ xfer() {
 		perf=$!
 		_mrc_pids+=("$perf")
 	fi
+	local spines0
+	spines0=$(spine_bytes)
 	cpu0=$(cpu_busy)
 	t_start=$(now)
 	# shellcheck disable=SC2046
@@ -236,6 +271,10 @@ xfer() {
 	wait "$srv"
 	local src=$?
 	cpu1=$(cpu_busy)
+	# per spine: what this transfer offered it and what it delivered
+	spine_bytes | paste -d' ' - <(echo "$spines0") |
+		awk '{ printf "%s{\"plane\": %d, \"spine\": %d, \"offered\": %.0f, \"delivered\": %.0f}", \
+			(NR > 1 ? ", " : "["), $1, $2, $3 - $7, $4 - $8 } END { print "]" }' > "$RAW/$name.spines.json"
 	mrc_wait_for $((DUR + 40)) test -e "$wf"
 	# perf report runs on the host (bench/run.sh): it takes minutes here
 	[ -n "$perf" ] && wait "$perf" && cp "/tmp/$name.perf.data" "$RAW/" &&
@@ -251,10 +290,12 @@ xfer() {
 		[ "$fault" = planedown ] && ctl "$FAB_A" ip link set "pl$p" up
 	done
 	[ "$fault" = planedown ] && plane_restore
+	[ "$fault" = congested ] && ip netns exec "$(mrc_fabric_ns t1 1 0)" tc qdisc del dev down-b root
 	write_meta "$name" name="$name" proto="$proto" scenario="$scen" fault="$fault" \
 		watch="$(grep '^{' "$wf" 2>/dev/null || echo null)" \
 		loss_unix="$t_loss" start_unix="$t_start" duration_s="$DUR" rate_mbit="$RATE" \
 		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(fsub "$cpu1" "$cpu0")" \
+		congest_mbit="$CONGEST" spine_bytes="$(cat "$RAW/$name.spines.json")" \
 		client_rc="$crc" server_rc="$src"
 }
 
@@ -343,7 +384,7 @@ write_meta run kernel="\"$(uname -r)\"" planes="$P" spines="$S" rate_mbit="$RATE
 	mem_kb="$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 
 shaped_scens=""
-for s in aggregate loss blackhole planedown; do
+for s in aggregate loss blackhole planedown congested; do
 	has "$SCENARIOS" "$s" && shaped_scens="$shaped_scens $s"
 done
 if [ -n "$shaped_scens" ]; then
@@ -357,6 +398,7 @@ if [ -n "$shaped_scens" ]; then
 			loss) xfer "$proto-loss" "$proto" loss loss ;;
 			blackhole) xfer "$proto-blackhole" "$proto" blackhole blackhole ;;
 			planedown) xfer "$proto-planedown" "$proto" planedown planedown ;;
+			congested) xfer "$proto-congested" "$proto" congested congested ;;
 			esac
 		done
 	done

@@ -179,6 +179,19 @@ def xfer_summary(r):
     else:
         out["steady_mbps"] = tl.steady()
         out["bucket_longest_stall_ms"] = tl.longest_stall(1.0)
+    if meta.get("fault") == "congested":
+        out["congest_mbit"] = meta.get("congest_mbit")
+    sp = meta.get("spine_bytes")
+    if isinstance(sp, list) and sp:
+        out["spines"] = sp
+        tot = sum(x["delivered"] for x in sp)
+        # the congested spine (plane 1, spine 0): its share of what the
+        # spines delivered, and what its queue dropped of what it got
+        c = [x for x in sp if x["plane"] == 1 and x["spine"] == 0]
+        if c and tot:
+            out["congested_share"] = c[0]["delivered"] / tot
+            out["congested_dropped"] = (1 - c[0]["delivered"] / c[0]["offered"]
+                                        if c[0]["offered"] else None)
     if meta.get("mptcp_subflows") is not None:
         sf = meta["mptcp_subflows"]
         out["mptcp_subflows"] = len(sf) if isinstance(sf, list) else sf
@@ -225,6 +238,11 @@ def fmt(v, spec=".1f", unit=""):
     return format(v, spec) + unit
 
 
+def pctf(frac):
+    """A fraction as a percentage, "-" when unknown."""
+    return fmt(None if frac is None else frac * 100, ".1f", "%")
+
+
 def verdict(ok):
     if ok is None:
         return "not measured"
@@ -242,12 +260,14 @@ def build(outdir, commit, vm_seconds, vm_status):
            "vm_seconds": vm_seconds, "vm_status": vm_status, "run": run, "results": {}}
     protos = [p for p in PROTOS if any(n.startswith(p + "-") and
                                        n[len(p) + 1:] in ("aggregate", "loss", "blackhole",
-                                                          "planedown", "rr", "cpu", "many")
+                                                          "planedown", "congested", "rr", "cpu",
+                                                          "many")
                                        for n in runs)]
     R_ = res["results"]
     for name, r in runs.items():
         scen = r["meta"].get("scenario")
-        if scen in ("aggregate", "loss", "blackhole", "planedown", "cpu", "profile"):
+        if scen in ("aggregate", "loss", "blackhole", "planedown", "congested", "cpu",
+                    "profile"):
             R_[name] = xfer_summary(r)
         elif scen == "rr":
             c = r["client"] or {}
@@ -333,6 +353,25 @@ def build(outdir, commit, vm_seconds, vm_status):
         per(lambda p: fmt(keep[p] and keep[p] * 100, ".0f", "%")), ">= 90%",
         None if keep.get("mrc") is None else keep["mrc"] >= 0.9)
 
+    cg = {p: g(p, "congested", "steady_mbps") for p in protos}
+    C = g("mrc", "congested", "congest_mbit") or R / 5
+    S_ = run.get("spines") or 2
+    row(f"congested spine (plane 1 spine 0 at {C:g} Mbit/s)",
+        f"goodput Mbit/s (the plane's other spine can carry {R}: P x R still fits)",
+        per(lambda p: fmt(cg[p])), ">= 95% of P x R",
+        None if cg.get("mrc") is None else cg["mrc"] >= 0.95 * P * R)
+    row("", "share of P x R", per(lambda p: fmt(cg[p] and cg[p] / (P * R) * 100, ".0f", "%")),
+        "", None)
+    row("", f"the congested spine's share of the bytes delivered (even: {100 / (P * S_):.1f}%; "
+        f"by capacity: {C / (P * R) * 100:.1f}%) / dropped there",
+        per(lambda p: pctf(g(p, "congested", "congested_share")) + " / " +
+            pctf(g(p, "congested", "congested_dropped"))),
+        "", None)
+    row("", "MRC path state changes / timeouts",
+        per(lambda p: (f"{fmt(g(p, 'congested', 'path_events'), 'd')} / "
+                       f"{fmt(g(p, 'congested', 'path_timeouts'), 'd')}") if p == "mrc" else "-"),
+        "", None)
+
     p50 = {p: g(p, "rr", "rtt_us", "p50") for p in protos}
     row("64 B request/response", "RTT p50 / p99 / p99.9, us",
         per(lambda p: fmt(p50[p], ".0f") + " / " + fmt(g(p, "rr", "rtt_us", "p99"), ".0f") +
@@ -365,6 +404,7 @@ def build(outdir, commit, vm_seconds, vm_status):
     res["derived"] = {"aggregate_share": agg.get("mrc") and agg["mrc"] / (P * R),
                       "blackhole_mptcp_over_mrc": ratio, "loss_share": lr.get("mrc"),
                       "planedown_keep": keep.get("mrc"), "rr_p50_vs_tcp": rr_ratio,
+                      "congested_share_of_pxr": cg.get("mrc") and cg["mrc"] / (P * R),
                       "cpu_per_gb_vs_tcp": cr}
 
     # --- plots ---
