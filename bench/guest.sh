@@ -271,10 +271,12 @@ xfer() {
 	wait "$srv"
 	local src=$?
 	cpu1=$(cpu_busy)
-	# per spine: what this transfer offered it and what it delivered
-	spine_bytes | paste -d' ' - <(echo "$spines0") |
+	# per spine: what this transfer offered it and what it delivered (a
+	# JSON list, kept in the run's meta)
+	local spines
+	spines=$(spine_bytes | paste -d' ' - <(echo "$spines0") |
 		awk '{ printf "%s{\"plane\": %d, \"spine\": %d, \"offered\": %.0f, \"delivered\": %.0f}", \
-			(NR > 1 ? ", " : "["), $1, $2, $3 - $7, $4 - $8 } END { print "]" }' > "$RAW/$name.spines.json"
+			(NR > 1 ? ", " : "["), $1, $2, $3 - $7, $4 - $8 } END { print "]" }')
 	mrc_wait_for $((DUR + 40)) test -e "$wf"
 	# perf report runs on the host (bench/run.sh): it takes minutes here
 	[ -n "$perf" ] && wait "$perf" && cp "/tmp/$name.perf.data" "$RAW/" &&
@@ -295,7 +297,7 @@ xfer() {
 		watch="$(grep '^{' "$wf" 2>/dev/null || echo null)" \
 		loss_unix="$t_loss" start_unix="$t_start" duration_s="$DUR" rate_mbit="$RATE" \
 		planes="$P" spines="$S" shaped="${SHAPED:-0}" cpu_busy_s="$(fsub "$cpu1" "$cpu0")" \
-		congest_mbit="$CONGEST" spine_bytes="$(cat "$RAW/$name.spines.json")" \
+		congest_mbit="$CONGEST" spine_bytes="$spines" \
 		client_rc="$crc" server_rc="$src"
 }
 
