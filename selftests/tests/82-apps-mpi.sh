@@ -16,7 +16,7 @@
 # blackhole, a host's plane link down, 1% loss on a host's plane link.
 # Over MRC every job must complete with every element verified and its
 # iterations under the fault stay within bounds derived from the policy
-# (apps_judge); over TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same
+# (apps_judge; on a debug kernel they are reported, not asserted); over TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same
 # figures are reported (# info), never asserted. Without mrcize
 # (tools/mrcize) the MRC runs are skipped.
 # timeout: 900
