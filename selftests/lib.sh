@@ -222,6 +222,19 @@ mrc_bg_in_ns() {
 	mrc_bg nsenter -F --net="/run/netns/$1" "${@:2}"
 }
 
+# mrc_softnet_drops [FILE]: packets the kernel's per-CPU input backlogs
+# dropped, in every namespace (the second column of /proc/net/softnet_stat,
+# hex, summed over the CPUs; FILE: a saved copy of it). A veth counts a
+# packet as received before it queues it there, so a loaded guest loses
+# some of what a device counted before any protocol sees it.
+mrc_softnet_drops() {
+	local n=0 d
+	while read -r _ d _; do
+		n=$((n + 16#$d))
+	done < "${1:-/proc/net/softnet_stat}"
+	echo "$n"
+}
+
 # mrc_mib NS NAME: one counter of NS's MIB (/proc/net/mrc_stat).
 mrc_mib() {
 	in_ns "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/mrc_stat

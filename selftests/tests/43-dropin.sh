@@ -62,10 +62,10 @@ after() { python3 -c "print(round($(field "$1" "$2" 1) - $3, 3))"; }
 # stays open, probing once per idle second once the first passed, at
 # least 2 probes (fails if keepalive sends nothing) and at most 2 per
 # second of the window the counter reads spanned, 8 or 9 on the stock
-# kernel (fails if it floods). Then the peer goes silent (silence on, left on): it ends
-# with ETIMEDOUT, heard at most one idle second before the outage, then
-# idle 1 s + 2 unanswered probes 1 s apart: 2..3 s after the outage
-# began. Fails if keepalive ends it early (< 1.5 s after T0: a probe
+# kernel (fails if it floods). Then the peer goes silent (silence on,
+# left on): it ends with ETIMEDOUT, heard at most one idle second before
+# the outage, then idle 1 s + 2 unanswered probes 1 s apart: 2..3 s
+# after the outage began. Fails if keepalive ends it early (< 1.5 s after T0: a probe
 # miscounted) or does not count its probes (no end, or > 3 s after T1
 # with 5 s of slack for the emulated VM). Sets late: seconds from T1.
 keepalive_holds_then_ends() {

@@ -57,17 +57,6 @@ cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $6 + $7 + $8 }' /proc/stat
 # could queue to the stack: packets dropped on the way are not in it).
 rx_pkts() { ip -n "$1" -s -j link show "$2" |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["packets"])'; }
-# Packets the kernel's per-CPU input backlogs dropped (all namespaces:
-# /proc/net/softnet_stat, second column, hex): a veth counts a packet
-# received before it queues it there, so a loaded guest loses some of
-# what the device counted before MRC sees it.
-backlog_drops() {
-	awk 'function hex(x, i, n) {
-		for (i = 1; i <= length(x); i++)
-			n = n * 16 + index("0123456789abcdef", tolower(substr(x, i, 1))) - 1
-		return n
-	} { s += hex($2) } END { printf "%.0f\n", s }' /proc/net/softnet_stat
-}
 # Packets X received (anything A answers to X's address arrives there).
 x_rx() { rx_pkts "$X" x-a; }
 # Kernel messages at info level or above that name the module.
@@ -95,7 +84,7 @@ exp0=$(mrc_mib "$A" HsCookieExpired)
 rej0=$(mrc_mib "$A" HsRejected)
 over_req0=$(mrc_mib "$A" HsReqDropRateLimit)
 arx0=$(rx_pkts "$A" a-x)
-bl0=$(backlog_drops)
+bl0=$(mrc_softnet_drops)
 slab0=$(slab_kb)
 objs0=$(mrc_objs)
 t_start=$SECONDS
@@ -143,8 +132,9 @@ t_flood=$((SECONDS - t_start))
 mrc_info "$(cat "$res/flood-req.txt")"
 n_req=$(sed -n 's/^flood-req: \([0-9]*\) requests.*/\1/p' "$res/flood-req.txt")
 n_req=${n_req:-0}
-# What reached A (a slow guest drops some on the way in, before MRC).
-arrived=$(( $(rx_pkts "$A" a-x) - arx0 - n_forged - 20 - ($(backlog_drops) - bl0) ))
+# What reached A (a slow guest drops some on the way in, before MRC: in
+# its input backlogs, mrc_softnet_drops).
+arrived=$(( $(rx_pkts "$A" a-x) - arx0 - n_forged - 20 - ($(mrc_softnet_drops) - bl0) ))
 [ "$arrived" -gt "$n_req" ] && arrived=$n_req
 mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
 # The expired CM_RTU goes 9 s after its CM_REP: the listener must still be

@@ -15,8 +15,9 @@
 # single-process reference (allclose), and every step's time is recorded.
 # Over MRC the job must complete with verified results and its steps under
 # the fault stay within bounds derived from the policy (lib_apps.sh,
-# apps_judge; on a debug kernel they are reported, not asserted); over TCP the same figures are reported (# info), never
-# asserted (the TCP job runs with MRC_TEST_APPS_TCP=1: make check-slow).
+# apps_judge; on a debug kernel they are reported, not asserted); over
+# TCP the same figures are reported (# info), never asserted (the TCP
+# job runs with MRC_TEST_APPS_TCP=1: make check-slow).
 # Without mrcize (tools/mrcize) the MRC runs are skipped.
 # torch is imported once per transport (about 40 s in the emulated VM):
 # workloads/torch_ddp.py runs every job of a transport from one process.

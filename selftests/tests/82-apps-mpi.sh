@@ -16,8 +16,9 @@
 # blackhole, a host's plane link down, 1% loss on a host's plane link.
 # Over MRC every job must complete with every element verified and its
 # iterations under the fault stay within bounds derived from the policy
-# (apps_judge; on a debug kernel they are reported, not asserted); over TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same
-# figures are reported (# info), never asserted. Without mrcize
+# (apps_judge; on a debug kernel they are reported, not asserted); over
+# TCP (MRC_TEST_APPS_TCP=1: make check-slow) the same figures are
+# reported (# info), never asserted. Without mrcize
 # (tools/mrcize) the MRC runs are skipped.
 # timeout: 900
 . "$(dirname "$0")/../lib.sh"

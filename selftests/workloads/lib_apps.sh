@@ -175,15 +175,6 @@ apps_recorder_snap() {
 	done
 }
 
-# _apps_softnet_drops FILE: the drops of a copy of /proc/net/softnet_stat.
-_apps_softnet_drops() {
-	local n=0 d
-	while read -r _ d _; do
-		n=$((n + 16#$d))
-	done < "$1"
-	echo "$n"
-}
-
 # apps_recorder_report: as # lines, the failed connections, the path
 # state changes per host and reason, and the snapshots' connections.
 apps_recorder_report() {
@@ -192,8 +183,8 @@ apps_recorder_report() {
 	# the fabric's own losses: packets its hops dropped at the per-CPU
 	# backlog (softnet_stat's second column), which no fault injects
 	cp /proc/net/softnet_stat "$_apps_rec/softnet.end"
-	echo "# recorder: $(($(_apps_softnet_drops "$_apps_rec/softnet.end") -
-		$(_apps_softnet_drops "$_apps_rec/softnet.start"))) packets dropped at the" \
+	echo "# recorder: $(($(mrc_softnet_drops "$_apps_rec/softnet.end") -
+		$(mrc_softnet_drops "$_apps_rec/softnet.start"))) packets dropped at the" \
 		"backlog (netdev_max_backlog $(cat /proc/sys/net/core/netdev_max_backlog))"
 	for ns in "${FAB_HOST_NS[@]}"; do
 		f=$_apps_rec/events.$ns
