@@ -457,7 +457,8 @@ struct mrc_conn_txmsg {
  * @missed: it answers a retransmission of data we had, and one of our
  *	SACKs for it is proven lost (mrc_conn_sacks_missed()): it goes on
  *	the path best proven to carry our packets (mrc_path_pick_heard())
- *	and fans out even within @fan_quiet_until of the last fan.
+ *	and fans out even within @fan_quiet_until of the last fan (a run
+ *	of such fans backs off: mrc_conn_missed_fan_due()).
  */
 struct mrc_conn_ack {
 	u32 psn;
@@ -535,6 +536,10 @@ struct mrc_conn_sent_sack {
  * @fan_quiet_until: no new fan-out before this time (one per RTO: SACKs
  *	are cumulative, and a fan per retransmission or probe multiplies a
  *	slow host's load by the fan-out).
+ * @missed_fan_until: no fan for a SACK proven lost before this time
+ *	(mrc_conn_missed_fan_due()).
+ * @missed_fan_ivl: the current wait between such fans: rto_min, doubled
+ *	(up to rto_max) while they follow each other closely.
  * @sacklog: our latest SACKs that went out on one path (not fanned, not
  *	probe answers), for the proof that one was lost.
  * @sacklog_next: the slot of @sacklog the next one takes.
@@ -640,6 +645,8 @@ struct mrc_conn {
 	u32 fan_first;
 	u32 fan_cursor;
 	u64 fan_quiet_until;
+	u64 missed_fan_until;
+	u64 missed_fan_ivl;
 	struct mrc_conn_sent_sack sacklog[MRC_CONN_SACKLOG];
 	u32 sacklog_next;
 	u16 probeq[MRC_CONN_PROBEQ];

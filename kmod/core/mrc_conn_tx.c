@@ -684,6 +684,34 @@ bool mrc_conn_sacks_missed(struct mrc_conn *conn, u32 psn, u64 now)
 	return lost;
 }
 
+/*
+ * Whether the answer to a retransmission that proved a SACK of ours lost
+ * may fan out before @fan_quiet_until (one fan per RTO). A slow host
+ * proves its SACKs "lost" by the dozen: its peer's timer fires while
+ * they wait in a queue, every PSN it resends finds another of them, and
+ * a fan per retransmission multiplied the slow host's own load by the
+ * fan-out (min(paths, MRC_CONN_PROBE_FANOUT)). So such fans come at most
+ * once per @missed_fan_ivl, which starts at rto_min and doubles while
+ * they follow each other within twice that wait: a run of N of them over
+ * T costs about log2(T / rto_min) + 1 fans, and a lone one (a path that
+ * died under our SACKs) still fans out at once.
+ */
+static bool mrc_conn_missed_fan_due(struct mrc_conn *conn, u64 now)
+{
+	u64 rto_min = conn->paths.pol.rto_min_ns;
+	u64 rto_max = conn->paths.pol.rto_max_ns;
+
+	if (now < conn->missed_fan_until)
+		return false;
+	if (conn->missed_fan_until &&
+	    now < conn->missed_fan_until + conn->missed_fan_ivl)
+		conn->missed_fan_ivl = min(conn->missed_fan_ivl * 2, rto_max);
+	else
+		conn->missed_fan_ivl = rto_min;
+	conn->missed_fan_until = now + conn->missed_fan_ivl;
+	return true;
+}
+
 /**
  * mrc_conn_next_ctrl() - the next control packet to send, if any.
  * @conn: connection.
@@ -761,10 +789,12 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 			 * heard last may have died since (the fault began
 			 * after its last answer), and each answer lost
 			 * doubles the peer's timer. One fan per SACK
-			 * proven lost at most (mrc_conn_sacks_missed()).
+			 * proven lost at most (mrc_conn_sacks_missed()),
+			 * and a run of them backs off.
 			 */
-			if (a.fan &&
-			    (a.missed || now >= conn->fan_quiet_until)) {
+			if (a.fan && (now >= conn->fan_quiet_until ||
+				      (a.missed &&
+				       mrc_conn_missed_fan_due(conn, now)))) {
 				conn->fan_quiet_until = now +
 					mrc_rtt_rto(&conn->rtt);
 				conn->fan_ack = a;

@@ -429,3 +429,55 @@ TEST(ReversePath, LostTailSackCostsOneTimeoutAndItsPathIsAvoided)
 	for (uint32_t i = 0; i < w.c[0].paths.count; i++)
 		EXPECT_EQ(w.path(0, i).state, MRC_PATH_GOOD) << "A path " << i;
 }
+
+// A slow receiver: its SACKs wait in its own queues while the sender's
+// timer fires, and every PSN the sender resends proves one of them
+// "lost" (mrc_conn_sacks_missed()). Each such proof used to fan the
+// answer out over the receiver's paths at once, bypassing the one fan
+// per RTO: every second copy of a backlog of retransmissions cost a fan
+// (8 SACKs), multiplying the slow host's own load. Now a run of them
+// backs off from rto_min, doubling: 100 copies 1 ms apart cost
+// log2(100 ms / rto_min) + 1 fans, not 50. Fails if proven losses fan
+// out without a bound (50 fans here).
+TEST(ReversePath, BacklogOfRetransmissionsFansOutAFewTimes)
+{
+	OneWay w;
+	mrc_conn &a = w.c[0], &b = w.c[1];
+
+	w.run(20 * kMs);
+	w.run(100 * kMs, 0);
+	ASSERT_TRUE(mrc_conn_all_acked(&a));
+	// one data packet of A, as B gets it
+	ASSERT_EQ(mrc_conn_app_write(&a, 1000, false), 0);
+	uint8_t buf[4096];
+	mrc_tx_desc d;
+	mrc_pkt data, pkt;
+	uint32_t ev;
+	ASSERT_TRUE(mrc_conn_next_tx(&a, w.now, &d));
+	int h = mrc_conn_build_data_hdr(&a, &d, buf, sizeof(buf));
+	ASSERT_GT(h, 0);
+	std::memset(buf + h, 0, d.len + mrc_pad_len(d.len));
+	ASSERT_EQ(mrc_pkt_decode(buf, h + d.len + mrc_pad_len(d.len), &data), 0);
+	// B has no RTT sample (a pure receiver): its RTO, and so its quiet
+	// between fans, is the initial one
+	mrc_rtt_init(&b.rtt, b.paths.pol.rto_min_ns, b.paths.pol.rto_max_ns);
+	ASSERT_GE(mrc_rtt_rto(&b.rtt), 100 * kMs);
+
+	uint32_t fans = 0, copies = 100;
+	for (uint32_t k = 0; k < copies; k++) {
+		mrc_conn_verdict v;
+		// none of B's SACKs reaches A: A resends the packet every 1 ms
+		w.now += kMs;
+		data.bth.rtx = k > 0;
+		mrc_conn_rx(&b, &data, d.ev, false, w.now, &v);
+		mrc_conn_on_timer(&b, w.now);
+		uint32_t sacks = 0;
+		while (mrc_conn_next_ctrl(&b, w.now, &pkt, &ev))
+			if (pkt.type == MRC_PKT_SACK)
+				sacks++;
+		if (sacks > 1)
+			fans++;
+	}
+	EXPECT_GE(fans, 1u) << "a SACK proven lost still fans out";
+	EXPECT_LE(fans, 8u) << copies << " copies 1 ms apart";
+}
