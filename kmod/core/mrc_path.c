@@ -121,7 +121,8 @@ static u64 mrc_path_probe_ivl(const struct mrc_path_table *t,
 	if (state == MRC_PATH_BACKUP)
 		ivl *= MRC_PATH_BACKUP_PROBE_MULT;
 	else
-		ivl <<= p->probe_backoff + p->flap_level;
+		ivl <<= min_t(u32, p->probe_backoff + p->flap_level,
+			      MRC_PATH_PROBE_SHIFT_MAX);
 	return max(ivl, floor);
 }
 
@@ -1053,14 +1054,27 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 			     mrc_time_t now, u32 mark, bool stale)
 {
 	struct mrc_path *p;
+	mrc_time_t sent;
 
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
+	p = &t->paths[idx];
 	if (stale) {
 		t->probes_stale++;
+		/*
+		 * The answer to a probe that failed: the path is slower
+		 * than we wait, so wait longer. A late copy of an answer
+		 * already counted (@successes) proves nothing.
+		 */
+		if (p->state == MRC_PATH_ASSUMED_BAD && !p->successes &&
+		    p->probe_backoff < MRC_PATH_PROBE_LATE_MAX)
+			p->probe_backoff++;
 		return;
 	}
-	p = &t->paths[idx];
+	/* In time: its round trip is the floor of the next waits. */
+	sent = mrc_path_probe_sent_at(t, idx);
+	if (sent && now > sent)
+		mrc_path_on_rtt(t, idx, now - sent);
 	mrc_path_heard(t, p, now);
 	if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
 		mrc_path_probe_failed(t, idx, MRC_PR_ALWAYS_SKIP, now);

@@ -39,6 +39,19 @@ extern "C" {
  */
 #define MRC_PATH_PROBE_BACKOFF_MAX	3
 /*
+ * A path slower than its backed-off interval answers each probe after
+ * the next one left: the answer is stale and the probe failed, so with
+ * the backoff above alone a path whose round trip exceeds 8 intervals
+ * could never come back by probe. A stale answer to a failed probe of an
+ * ASSUMED_BAD path proves the path carries packets, only slowly: it
+ * doubles the interval once more, up to 2^MRC_PATH_PROBE_LATE_MAX times,
+ * until the probes wait long enough to be answered in time (and that
+ * answer's round trip then sets the interval's floor).
+ */
+#define MRC_PATH_PROBE_LATE_MAX		8
+/* Doublings of the probe interval at most, backoff and flaps together. */
+#define MRC_PATH_PROBE_SHIFT_MAX	10
+/*
  * A drop on the way out (NET_XMIT_DROP) is what a full queue gives: a
  * busy host whose input backlog overflows (veth), a qdisc at its limit.
  * That is congestion on every path at once, not a broken path, and
@@ -173,7 +186,8 @@ struct mrc_path_stats {
  * @fails: consecutive failures (saturates at 255).
  * @successes: consecutive answered probes (saturates at 255).
  * @probe_backoff: doublings of the probe interval (failed probes in a row
- *	while ASSUMED_BAD, at most MRC_PATH_PROBE_BACKOFF_MAX).
+ *	while ASSUMED_BAD, at most MRC_PATH_PROBE_BACKOFF_MAX; late answers
+ *	raise it up to MRC_PATH_PROBE_LATE_MAX).
  * @flap_level: flaps in a row (at most MRC_PATH_FLAP_MAX): doublings of
  *	the probe interval while ASSUMED_BAD, on top of @probe_backoff.
  * @silent_seq: the table's @heard_seq when a timeout last counted against
@@ -836,9 +850,13 @@ mrc_time_t mrc_path_probe_sent_at(const struct mrc_path_table *t, u32 idx);
  * @mark: enum mrc_path_mark of the answer.
  * @stale: the answer echoes the send time of an earlier probe, not of the
  *	outstanding one (it came late, or a fanned copy came after the next
- *	probe left): counted in @t->probes_stale, and nothing else changes.
+ *	probe left): counted in @t->probes_stale; on an ASSUMED_BAD path
+ *	with no answer in time since it failed, it doubles the probe
+ *	interval once more (MRC_PATH_PROBE_LATE_MAX), and nothing else
+ *	changes.
  *
- * Answers with no probe outstanding are ignored. After
+ * Answers with no probe outstanding are ignored. An answer in time is an
+ * RTT sample of the path (the floor of its probe interval). After
  * policy.success_to_good answers in a row (one per probe interval) an
  * ASSUMED_BAD path returns: GOOD (or SKIP if answered SKIP_ONCE) if its
  * plane is short of active paths, else BACKUP (reason RETIRED). An

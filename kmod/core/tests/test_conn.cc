@@ -1461,13 +1461,19 @@ TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 	ASSERT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD);
 	const uint32_t ev = a.paths.paths[idx].ev;
 
-	// next_probe(): run A's timer until it sends a probe on the failed path
+	// next_probe(): run A's timer until it sends a probe on the failed
+	// path; data keeps moving (an idle connection pauses its probes), and
+	// the wait may be the longest backoff
+	const uint64_t step = 100000;
+	const uint64_t longest =
+	    (a.paths.pol.probe_interval_ns << MRC_PATH_PROBE_SHIFT_MAX) / step + 2;
 	auto next_probe = [&]() {
 		mrc_pkt pkt, probe{};
 		uint32_t e;
 		bool got = false;
-		for (int i = 0; i < 2000 && !got; i++) {
-			pr.now += 100000;
+		for (uint64_t i = 0; i < longest && !got; i++) {
+			pr.now += step;
+			a.data_at = pr.now;
 			mrc_conn_on_timer(&a, pr.now);
 			int r;
 			while ((r = mrc_conn_next_ctrl(&a, pr.now, &pkt, &e)))
@@ -1510,6 +1516,9 @@ TEST(Conn, LateProbeAnswersBringNoDeadPathBack)
 	EXPECT_EQ(a.paths.paths[idx].state, MRC_PATH_ASSUMED_BAD) << "back on late answers";
 	EXPECT_EQ(a.paths.paths[idx].stats.probes_ok, ok0);
 	EXPECT_EQ(a.paths.probes_stale, 2u * a.paths.pol.success_to_good);
+	// late answers: the path is slow, not dead; its probes wait longer
+	// than failures alone would make them (MRC_PATH_PROBE_LATE_MAX)
+	EXPECT_GT(a.paths.paths[idx].probe_backoff, MRC_PATH_PROBE_BACKOFF_MAX);
 
 	// the answer to the probe out counts
 	mrc_pkt ans = answer(late);

@@ -953,6 +953,44 @@ TEST_F(PathTable, ProbeIntervalCoversTwoRtts)
 	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD);
 }
 
+// A path slower than the backed-off probe interval (8 intervals) answers
+// every probe after the next one left: each answer is stale and each probe
+// fails. Late answers prove the path carries packets, so its probes wait
+// longer until one is answered in time; that answer's round trip then
+// sets the floor of the interval, and the path comes back.
+TEST_F(PathTable, SlowPathComesBackByProbe)
+{
+	u32 i = InState(MRC_PATH_GOOD, 1)[0];
+	const u64 ivl = pol.probe_interval_ns;
+	const u64 rtt = 30 * ivl; // no RTT sample of the path before it fails
+
+	for (u32 b : InState(MRC_PATH_BACKUP, 1))
+		mrc_path_set_denied(&t, b, true, now);
+	Fail(i);
+	const mrc_time_t failed_at = now;
+	// Each probe the path carries is answered one round trip after it left.
+	std::multimap<mrc_time_t, mrc_time_t> answers; // arrival -> probe sent
+	const mrc_time_t bound = failed_at + (5 + 2 * pol.success_to_good) * rtt;
+	while (State(i) == MRC_PATH_ASSUMED_BAD && now < failed_at + 100 * rtt) {
+		now += ivl / 4;
+		if (ProbedNow(i)) {
+			mrc_path_probe_stamp(&t, i, now);
+			answers.emplace(now + rtt, now);
+		}
+		while (!answers.empty() && answers.begin()->first <= now) {
+			mrc_time_t sent = answers.begin()->second;
+			answers.erase(answers.begin());
+			bool stale = sent != mrc_path_probe_sent_at(&t, i);
+			mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_NONE, stale);
+		}
+	}
+	EXPECT_EQ(State(i), (u32)MRC_PATH_GOOD) << "still out after 100 round trips";
+	EXPECT_LE(now, bound) << "back after " << (now - failed_at) / rtt << " round trips";
+	EXPECT_GT(t.probes_stale, 0U) << "the path was slower than the probes at first";
+	EXPECT_GE(t.paths[i].srtt_us, rtt / MRC_NSEC_PER_USEC / 2)
+	    << "the answer in time is a sample";
+}
+
 TEST_F(PathTable, HysteresisNeedsConsecutiveAnsweredProbes)
 {
 	u32 i = InState(MRC_PATH_GOOD, 1)[0];
