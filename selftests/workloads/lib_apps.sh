@@ -77,6 +77,11 @@ APPS_FAIL_TO_BAD=${APPS_FAIL_TO_BAD:-2}
 # back by the hundred instead (81-apps-torch: 125 of 175 in its
 # blackhole window).
 APPS_PROBE_IVL_MS=${APPS_PROBE_IVL_MS:-$((5 * ${MRC_TEST_TIME_SCALE:-1}))}
+# How long mrcize waits for an answer at the MRC level before a connect()
+# falls back to TCP (mrcize(8), --connect-timeout): its 1 s default, scaled
+# like the policy, or on a debug kernel the job's connections would be
+# TCP's whenever the guest is slow to answer.
+APPS_CONNECT_TIMEOUT_MS=${APPS_CONNECT_TIMEOUT_MS:-$((1000 * ${MRC_TEST_TIME_SCALE:-1}))}
 
 # The faults, and the timeline of a job (apps_phased_job), in seconds
 # (scaled by MRC_TEST_TIME_SCALE, like every time in the suite).
@@ -110,7 +115,8 @@ apps_transport() {
 	APPS_TRANSPORT=$1
 	case $1 in
 	tcp) APPS_WRAP=() ;;
-	mrc) APPS_WRAP=("$APPS_MRCIZE" run -v --policy "$APPS_POLICY" --) ;;
+	mrc) APPS_WRAP=("$APPS_MRCIZE" run -v --policy "$APPS_POLICY"
+		--connect-timeout "$APPS_CONNECT_TIMEOUT_MS" --) ;;
 	mptcp) APPS_WRAP=("$APPS_MPTCPIZE" run) ;;
 	*) echo "apps_transport: tcp, mrc or mptcp, not $1" >&2; return 1 ;;
 	esac
