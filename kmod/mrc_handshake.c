@@ -559,7 +559,8 @@ void mrc_hs_child_start(struct mrc_sock *l, struct mrc_sock *child,
 		struct mrc_cookie_used *u = mrc_hs_cookie_slot(net, child->cookie);
 
 		WRITE_ONCE(u->cookie, child->cookie);
-		WRITE_ONCE(u->until, ktime_get_ns() + 2 * MRC_COOKIE_SLOT_NS);
+		WRITE_ONCE(u->until, ktime_get_ns() +
+			   MRC_COOKIE_LIFE_SLOTS * MRC_COOKIE_SLOT_NS);
 	}
 
 	lock_sock(&child->sk);

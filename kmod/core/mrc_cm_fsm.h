@@ -58,9 +58,9 @@ enum mrc_sock_state {
 #define MRC_CM_RTO_MAX_NS	500000000ULL
 /**
  * MRC_CM_RTU_NS - the least time the active side retransmits its CM_RTU
- * when the peer does not answer: the shortest life of a cookie
- * (MRC_COOKIE_SLOT_NS), within which any copy that arrives still creates
- * the connection. It waits the connection's handshake budget when that
+ * when the peer does not answer, within the shortest life of a cookie
+ * (mrc_cookie.h, MRC_COOKIE_LIFE_SLOTS), so that any copy that arrives
+ * still creates the connection. It waits the connection's handshake budget when that
  * is longer: the listener takes a proven CM_RTU in when it arrives but
  * creates the connection, and answers, when it gets to it, which a busy
  * listener does seconds later (mrc_cm_fsm_msg()).

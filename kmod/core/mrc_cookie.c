@@ -126,8 +126,8 @@ static void mrc_cookie_msg(const struct mrc_cookie_conn *c, u64 slot, u8 *buf)
 
 /*
  * The CM_REP's r_key and init_psn for @c in @slot: r_key bit 0 is set
- * (never 0), bits 1-2 are the slot's low bits (which slot to check
- * against), bits 3-31 and the 24 bits of init_psn are the MAC's: 53 bits
+ * (never 0), bits 1-3 are the slot's low bits (which slot to check
+ * against), bits 4-31 and the 24 bits of init_psn are the MAC's: 52 bits
  * an off-path forger must guess.
  */
 static void mrc_cookie_fields(const struct mrc_cookie_key *key,
@@ -139,7 +139,7 @@ static void mrc_cookie_fields(const struct mrc_cookie_key *key,
 
 	mrc_cookie_msg(c, slot, msg);
 	mac = mrc_siphash(key, msg, sizeof(msg));
-	*r_key = ((u32)mac << 3) |
+	*r_key = ((u32)mac << (MRC_COOKIE_SLOT_BITS + 1)) |
 		 (u32)(slot & ((1U << MRC_COOKIE_SLOT_BITS) - 1)) << 1 | 1;
 	*init_psn = (u32)(mac >> 32) & MRC_PSN_MASK;
 }
@@ -170,9 +170,10 @@ void mrc_cookie_make(const struct mrc_cookie_key *key, u64 now,
  * @c: the connection the CM_RTU describes (mrc_cookie_from_rtu()).
  *
  * One MAC is computed: the r_key names the slot (its low bits), the most
- * recent slot with those bits up to now. A cookie of the current or the
- * previous slot is accepted; one of the two slots before is recognised as
- * expired; anything else is forged.
+ * recent slot with those bits up to now. A cookie of the current slot or
+ * of the MRC_COOKIE_LIFE_SLOTS - 1 before is accepted; an older one the
+ * slot bits still tell apart is recognised as expired; anything else is
+ * forged.
  *
  * Return: the verdict.
  */
@@ -190,7 +191,7 @@ enum mrc_cookie_verdict mrc_cookie_check(const struct mrc_cookie_key *key,
 	mrc_cookie_fields(key, c, cur - age, &r_key, &psn);
 	if (r_key != c->rep.r_key || psn != c->rep.init_psn)
 		return MRC_COOKIE_BAD;
-	return age <= 1 ? MRC_COOKIE_OK : MRC_COOKIE_EXPIRED;
+	return age < MRC_COOKIE_LIFE_SLOTS ? MRC_COOKIE_OK : MRC_COOKIE_EXPIRED;
 }
 
 /**

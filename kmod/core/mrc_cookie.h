@@ -20,13 +20,25 @@
 extern "C" {
 #endif
 
-/**
- * MRC_COOKIE_SLOT_NS - length of a cookie time slot. A cookie is accepted
- * in its slot and the next, so it lives between one and two slots.
- */
+/** MRC_COOKIE_SLOT_NS - length of a cookie time slot. */
 #define MRC_COOKIE_SLOT_NS	4000000000ULL
-/** MRC_COOKIE_SLOT_BITS - low bits of the slot carried in the r_key. */
-#define MRC_COOKIE_SLOT_BITS	2
+/**
+ * MRC_COOKIE_LIFE_SLOTS - a cookie is accepted in its slot and the
+ * MRC_COOKIE_LIFE_SLOTS - 1 after it: it lives 12 to 16 s. The requester
+ * retransmits its CM_RTU for its whole handshake budget, and a CM_RTU
+ * none of whose copies reaches the listener within the cookie's life can
+ * never make the connection (its requester waits out the budget), so the
+ * life covers what a loaded host holds packets for (once 4 to 8 s: 10 of
+ * 1000 requesters of 74-idle-quiet on a loaded machine failed so), while
+ * a replayed CM_RTU still has a bounded window (security.md).
+ */
+#define MRC_COOKIE_LIFE_SLOTS	4
+/**
+ * MRC_COOKIE_SLOT_BITS - low bits of the slot carried in the r_key: a
+ * cookie up to 2^MRC_COOKIE_SLOT_BITS - 1 slots old is recognised (older
+ * than its life: expired), an older one looks forged.
+ */
+#define MRC_COOKIE_SLOT_BITS	3
 
 /**
  * struct mrc_cookie_key - a namespace's secret for its cookies.
@@ -64,10 +76,11 @@ struct mrc_cookie_conn {
 
 /**
  * enum mrc_cookie_verdict - what a CM_RTU's cookie proves.
- * @MRC_COOKIE_OK: made by this key in the current or the previous slot:
- *	the requester saw our CM_REP.
+ * @MRC_COOKIE_OK: made by this key within its life (the current slot or
+ *	the MRC_COOKIE_LIFE_SLOTS - 1 before): the requester saw our CM_REP.
  * @MRC_COOKIE_BAD: not made by this key (forged, or a field changed).
- * @MRC_COOKIE_EXPIRED: made by this key two or three slots ago.
+ * @MRC_COOKIE_EXPIRED: made by this key MRC_COOKIE_LIFE_SLOTS to
+ *	2^MRC_COOKIE_SLOT_BITS - 1 slots ago.
  */
 enum mrc_cookie_verdict {
 	MRC_COOKIE_OK,

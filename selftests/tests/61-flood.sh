@@ -10,8 +10,8 @@
 #     connection created for any, kernel memory (slab) flat, while three
 #     legitimate clients connect and move 1 MiB each, every byte
 #     verified, and a fourth after it; CM_RTUs with made-up cookies, one with a real cookie but
-#     a changed MAC bit (HsCookieBad) and one real but two slots (8 s)
-#     old (HsCookieExpired) create nothing;
+#     a changed MAC bit (HsCookieBad) and one real but 22 s old, past its
+#     life of 12-16 s (HsCookieExpired), create nothing;
 #  2. data packets to connections that do not exist (closed QPNs): counted,
 #     answered with NO_CONN RESETs within the namespace's budget of
 #     stateless answers (1000 a second; the rest counted CtlDropRateLimit),
@@ -89,7 +89,7 @@ slab0=$(slab_kb)
 objs0=$(mrc_objs)
 t_start=$SECONDS
 
-# Forged and expired CM_RTUs (about 10 s: it waits out two cookie slots);
+# Forged and expired CM_RTUs (about 23 s: it waits out the cookie's life);
 # its CM_REP is captured before the flood's CM_REPs swamp the capture.
 mrc_bg python3 "$INJECT" rtu-check --from "$X" --src fd01::2 --to fd01::1 \
 	--service-port "$port" --sources fd02::/64 --forged "$n_forged" > "$res/rtu.txt" 2>&1
@@ -137,7 +137,7 @@ n_req=${n_req:-0}
 arrived=$(( $(rx_pkts "$A" a-x) - arx0 - n_forged - 20 - ($(mrc_softnet_drops) - bl0) ))
 [ "$arrived" -gt "$n_req" ] && arrived=$n_req
 mrc_wait_for 60 mrc_mib_at_least "$A" HsReqRecv $((req0 + arrived))
-# The expired CM_RTU goes 9 s after its CM_REP: the listener must still be
+# The expired CM_RTU goes 22 s after its CM_REP: the listener must still be
 # there (the server ends after its fourth client).
 wait "$rtu"
 rtu_rc=$?

@@ -40,7 +40,7 @@ mrc_check "configure usid paths" mrc_fabric_mrc_config usid
 # On a debug kernel (MRC_TEST_TIME_SCALE > 1) the probe interval scales
 # too: 40 connections probing 4 backups every 40 ms, their answers fanned
 # out, kept the KASAN guest's backlogs seconds deep, and a CM_RTU that
-# waited there past its cookie's life (4 to 8 s, not scaled) never made
+# waited there past its cookie's life (then 4 to 8 s, not scaled) never made
 # its connection (the run of 2026-12-02: 39 of 40, 256 CM_REQs for 40).
 ivl=()
 [ "$MRC_TEST_TIME_SCALE" != 1 ] && ivl=(probe-interval "$(mrc_time 5)ms")
@@ -70,7 +70,7 @@ mrc_wait_for 30 grep -q listening "$dir/server.err"
 # Eight clients of N/8 connections, each started once the one before has
 # all its connections up: 1000 connect()s at once overrun the emulated
 # VM's listener (children are made one at a time, and a CM_RTU none of
-# whose copies arrives within its cookie's life, 4 to 8 s, can never make
+# whose copies arrives within its cookie's life, 12 to 16 s, can never make
 # the connection; see the notes in security.md). With four clients of
 # 250, QEMU held to one CPU lost 22 of 1000 that way.
 K=8

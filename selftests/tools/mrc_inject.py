@@ -24,8 +24,10 @@ mutated: the hostile packets are as close to real ones as possible.
         --sources PREFIX::/64 [--forged N] [--expire-after S]
       a CM_REQ from ADDR, its (stateless) CM_REP captured; then N CM_RTUs
       with made-up cookies from spoofed sources, the real CM_RTU with one
-      MAC bit changed, and after S seconds (default 9: the cookie is two
-      4 s slots old) the real one: 0 created, N + 1 forged, 1 expired
+      MAC bit changed, and after S seconds (default 22: the cookie, which
+      lives 4 slots of 4 s, is 5 or 6 slots old, expired but not so old
+      that its 3 slot bits wrap) the real one: 0 created, N + 1 forged,
+      1 expired
 
     mrc_inject.py flood-data --from NS --src ADDR --to ADDR --count N
       data packets to QPNs nobody holds (closed connections)
@@ -738,7 +740,7 @@ def main():
     r.add_argument("--service-port", type=int, required=True)
     r.add_argument("--sources", required=True)
     r.add_argument("--forged", type=int, default=1000)
-    r.add_argument("--expire-after", type=float, default=9)
+    r.add_argument("--expire-after", type=float, default=22)
     for name in ("flood-data", "flood-probe"):
         d = sub.add_parser(name)
         d.add_argument("--from", dest="from_ns", required=True)

@@ -404,8 +404,8 @@ enum mrc_event_type {
  *	carries a cookie (a keyed MAC) that the requester's CM_RTU must echo.
  * @MRC_MIB_HS_COOKIE_BAD: CM_RTUs for no connection whose cookie is not one of
  *	ours (forged, or a field changed): dropped, nothing created.
- * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but is more than
- *	two slots (4 s each) old: dropped, nothing created.
+ * @MRC_MIB_HS_COOKIE_EXPIRED: CM_RTUs whose cookie was ours but has outlived
+ *	its life (12 to 16 s): dropped, nothing created.
  * @MRC_MIB_PATH_PROBE_DEFERRED: Path probes held back because the namespace's
  *	probe budget (4000 per second) was spent: the path is probed later
  *	and nothing counts against it.
