@@ -69,10 +69,8 @@ TEST(Cookie, MadeCookieChecksWithinItsLife)
 	EXPECT_EQ(mrc_cookie_check(&k, t0, &c), MRC_COOKIE_OK);
 	EXPECT_EQ(mrc_cookie_check(&k, t0 + MRC_COOKIE_SLOT_NS, &c), MRC_COOKIE_OK);
 	// the last moment of its life, then recognised as expired
-	EXPECT_EQ(mrc_cookie_check(&k, (1000 + life) * MRC_COOKIE_SLOT_NS - 1, &c),
-		  MRC_COOKIE_OK);
-	EXPECT_EQ(mrc_cookie_check(&k, (1000 + life) * MRC_COOKIE_SLOT_NS, &c),
-		  MRC_COOKIE_EXPIRED);
+	EXPECT_EQ(mrc_cookie_check(&k, (1000 + life) * MRC_COOKIE_SLOT_NS - 1, &c), MRC_COOKIE_OK);
+	EXPECT_EQ(mrc_cookie_check(&k, (1000 + life) * MRC_COOKIE_SLOT_NS, &c), MRC_COOKIE_EXPIRED);
 	EXPECT_EQ(mrc_cookie_check(&k, (1000 + seen - 1) * MRC_COOKIE_SLOT_NS + kS, &c),
 		  MRC_COOKIE_EXPIRED);
 	// the slot bits wrap: it looks current and the MAC is wrong
