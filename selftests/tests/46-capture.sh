@@ -118,9 +118,19 @@ nack_done() { # both ends finished within 60 s, the server verified every byte
 	mrc_wait_for 60 gone "$cli" && mrc_wait_for 60 gone "$srv" &&
 		grep -Eq '"verified": ?true' "$res/nack.server"
 }
+# On failure, each end's counters and connections while both still run:
+# on the debug kernel (2026-12-02) A stopped sending with 252 messages
+# queued and nothing in flight, and nothing on the wire said why.
+nack_state() {
+	local ns
+	for ns in "$FAB_A" "$FAB_B"; do
+		mrc_info "$ns: $(in_ns "$ns" awk '$2 != 0' /proc/net/mrc_stat | paste -sd' ')"
+		in_ns "$ns" "$MRCCTL" conn show paths 2>&1 | sed 's/^/# /'
+	done
+}
 mrc_check "the NACKed transfer completes, verified" nack_done ||
 	{ head -5 "$res/nack.server" "$res/nack.server.log" "$res/nack.client" \
-		"$res/nack.client.log" | sed 's/^/# /'; kill "$cli" "$srv" 2>/dev/null; }
+		"$res/nack.client.log" | sed 's/^/# /'; nack_state; kill "$cli" "$srv" 2>/dev/null; }
 wait "$cli" "$srv" 2>/dev/null
 
 # A refused connection: nobody listens on the port (CM_REJ).
