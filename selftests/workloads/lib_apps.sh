@@ -410,16 +410,24 @@ apps_phased_job() {
 		snap=$((snap + 1))
 		ns=${link% *}
 		dev=${link#* }
+		# No candidate link moved a byte since the last stretch began:
+		# the job has stalled, and there is nothing to fault. The window
+		# is kept (the judge then fails it: no step under it), with "-"
+		# for the link, and no tc or ip is called with an empty name.
+		if [ -z "$link" ]; then
+			mrc_info "$name: $kind: no link moved a byte since the last fault-free stretch began (the job stalled); not injected"
+			ns=- dev=-
+		fi
 		# The window: from before the fault goes in to after it is
 		# repaired (tc and ip take a while in the emulated VM).
 		p0=$(apps_job_progress "$name")
 		t0=$(apps_now)
-		apps_fault_inject "$kind" "$ns" "$dev"
+		[ -n "$link" ] && apps_fault_inject "$kind" "$ns" "$dev"
 		_apps_hold "$name" "$APPS_FAULT_S"
 		[ "$APPS_TRANSPORT" = mrc ] && apps_recorder_snap "$snap-$kind"
 		drops=-
-		[ "$kind" = planedown ] || drops=$(apps_netem_drops "$ns" "$dev")
-		apps_fault_repair "$kind" "$ns" "$dev"
+		[ -n "$link" ] && [ "$kind" != planedown ] && drops=$(apps_netem_drops "$ns" "$dev")
+		[ -n "$link" ] && apps_fault_repair "$kind" "$ns" "$dev"
 		p1=$(apps_job_progress "$name")
 		t1=$(apps_now)
 		echo "$kind $ns $dev $t0 $t1 $p0 $p1 ${drops:-0}" >> "$APPS_RES/$name.fault"
