@@ -60,10 +60,10 @@ enum mrc_sock_state {
  * MRC_CM_RTU_NS - the least time the active side retransmits its CM_RTU
  * when the peer does not answer, within the shortest life of a cookie
  * (mrc_cookie.h, MRC_COOKIE_LIFE_SLOTS), so that any copy that arrives
- * still creates the connection. It waits the connection's handshake budget when that
- * is longer: the listener takes a proven CM_RTU in when it arrives but
- * creates the connection, and answers, when it gets to it, which a busy
- * listener does seconds later (mrc_cm_fsm_msg()).
+ * still creates the connection. It waits the connection's handshake
+ * budget when that is longer: the listener takes a proven CM_RTU in when
+ * it arrives but creates the connection, and answers, when it gets to
+ * it, which a busy listener does seconds later (mrc_cm_fsm_msg()).
  */
 #define MRC_CM_RTU_NS		4000000000ULL
 /**
