@@ -240,6 +240,12 @@ mrc_mib() {
 	in_ns "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/mrc_stat
 }
 
+# mrc_mib_nonzero NS: NS's MIB counters that are not 0, "NAME VALUE"
+# pairs on one line (for a test's report).
+mrc_mib_nonzero() {
+	in_ns "$1" awk '$2 != 0' /proc/net/mrc_stat | paste -sd' '
+}
+
 # mrc_policy_budget_ms: the retry budget of the failure policy whose
 # `mrcctl -j policy show NAME` JSON is on stdin, in ms, as the engine
 # computes it (mrc_policy_timeout_budget()): rto_min doubling up to

@@ -124,7 +124,7 @@ nack_done() { # both ends finished within 60 s, the server verified every byte
 nack_state() {
 	local ns
 	for ns in "$FAB_A" "$FAB_B"; do
-		mrc_info "$ns: $(in_ns "$ns" awk '$2 != 0' /proc/net/mrc_stat | paste -sd' ')"
+		mrc_info "$ns: $(mrc_mib_nonzero "$ns")"
 		in_ns "$ns" "$MRCCTL" conn show paths 2>&1 | sed 's/^/# /'
 	done
 }

@@ -432,5 +432,5 @@ mrc_check "after the repair: at most 1 + 4 changes per dead path ($r_dead_w)" \
 mrc_check "after the repair: live paths at most 4 changes each ($r_live_w)" \
 	test "$r_live" -le 4
 mrc_info "PathFlaps: +$((flaps1 - flaps0)) during the fault, $(mrc_mib "$A" PathFlaps) in all;" \
-	"A: $(in_ns "$A" cat /proc/net/mrc_stat | awk '$2 != 0' | paste -sd' ')"
+	"A: $(mrc_mib_nonzero "$A")"
 mrc_done
