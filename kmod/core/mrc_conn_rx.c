@@ -226,11 +226,31 @@ static void mrc_conn_free_txm(struct mrc_conn *conn)
 	}
 }
 
-static u64 mrc_conn_ts_rtt(u64 now, u16 ts)
+/*
+ * The RTT of the copy of a resent packet that a SACK answers, by the TSETH
+ * timestamp @ts it echoes; the packet was first sent at @first, last at
+ * @last. The timestamp counts 2^10 ns units mod 2^16: it names a send
+ * time only within about 67 ms, and a round trip longer than that (a
+ * loaded or emulated host, a long fabric) read from it alone comes out as
+ * its remainder, a random 0-67 ms. Those samples held the RTO of the
+ * debug kernel's guests, whose round trips reach seconds, at 100-200 ms,
+ * and every packet was sent many times over (issue #17). So the echo
+ * picks the first or the last copy when it is one of theirs; a copy in
+ * between left before @last: its RTT is the least value not below
+ * @now - @last (less a unit of rounding) that the timestamp allows.
+ */
+static u64 mrc_conn_ts_rtt(u64 now, u16 ts, u64 first, u64 last)
 {
-	u16 d = (u16)((u16)(now >> MRC_CONN_TS_SHIFT) - ts);
+	u64 units = now >> MRC_CONN_TS_SHIFT, least;
+	u16 d = (u16)((u16)units - ts);
 
-	return (u64)d << MRC_CONN_TS_SHIFT;
+	if (ts == (u16)(last >> MRC_CONN_TS_SHIFT))
+		return now > last ? now - last : 0;
+	if (ts == (u16)(first >> MRC_CONN_TS_SHIFT))
+		return now > first ? now - first : 0;
+	least = units - min(units, (last >> MRC_CONN_TS_SHIFT) + 1);
+	least += (u16)(d - (u16)least);
+	return least << MRC_CONN_TS_SHIFT;
 }
 
 /*
@@ -315,11 +335,17 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		/* the peer is alive: a closed window is not a timeout */
 		mrc_conn_alive(conn);
 	}
+	/*
+	 * A resent packet's SACK says by its timestamp which copy it
+	 * answers. A packet already cumulatively acknowledged says nothing
+	 * of when its copy left (a duplicate): no sample (Karn).
+	 */
 	if (res.has_rtt)
 		rtt = res.rtt_ns;
 	else if (s->cc.ts_valid && (conn->p.caps & MRC_CAP_TSETH) &&
-		 !s->probe_resp)
-		rtt = mrc_conn_ts_rtt(now, s->cc.tx_ts);
+		 !s->probe_resp && res.has_trigger)
+		rtt = mrc_conn_ts_rtt(now, s->cc.tx_ts, res.trigger_first_ns,
+				      res.trigger_sent_ns);
 	if (rtt) {
 		mrc_rtt_sample(&conn->rtt, rtt);
 		if (pidx >= 0) {

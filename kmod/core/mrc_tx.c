@@ -276,6 +276,7 @@ int mrc_tx_send_new(struct mrc_tx *tx, const struct mrc_tx_pkt *pkt,
 	e->user = pkt->user;
 	e->flags = pkt->flags;
 	mrc_tx_to_inflight(tx, idx, MRC_TXS_INFLIGHT, path, now);
+	e->first_ns = e->sent_ns;
 	*psn = tx->nxt;
 	tx->nxt = mrc_psn_add(tx->nxt, 1);
 	return 0;
@@ -549,10 +550,14 @@ int mrc_tx_on_sack(struct mrc_tx *tx, const struct mrc_sack *sack, int path,
 
 	/* the trigger's RTT before it is acked (its entry may be freed) */
 	t = &tx->ring[mrc_tx_idx(tx, v.ack_psn)];
-	if (mrc_psn_in_window(v.ack_psn, tx->una, mrc_tx_span(tx)) &&
-	    t->state != MRC_TXS_SACKED && !t->rtx_count) {
-		res->has_rtt = true;
-		res->rtt_ns = now > t->sent_ns ? now - t->sent_ns : 0;
+	if (mrc_psn_in_window(v.ack_psn, tx->una, mrc_tx_span(tx))) {
+		res->has_trigger = true;
+		res->trigger_sent_ns = t->sent_ns;
+		res->trigger_first_ns = t->first_ns;
+		if (t->state != MRC_TXS_SACKED && !t->rtx_count) {
+			res->has_rtt = true;
+			res->rtt_ns = now > t->sent_ns ? now - t->sent_ns : 0;
+		}
 	}
 
 	res->lost += mrc_tx_per_path(tx, &v, path);

@@ -66,6 +66,8 @@ enum mrc_loss_cause {
 /**
  * struct mrc_tx_entry - one PSN of the scoreboard.
  * @sent_ns: time of the last (re)transmission.
+ * @first_ns: time of the first transmission: what a SACK echoing the
+ *	first copy's timestamp measures from (mrc_conn_rx_sack()).
  * @off: stream byte offset of the packet's data.
  * @len: payload length in bytes.
  * @user: caller's word (e.g. its message index), returned untouched.
@@ -82,6 +84,7 @@ enum mrc_loss_cause {
  */
 struct mrc_tx_entry {
 	u64 sent_ns;
+	u64 first_ns;
 	u64 off;
 	u32 len;
 	u32 user;
@@ -197,6 +200,11 @@ struct mrc_tx_pkt {
  * @una_off: stream offset cumulatively acked after the SACK.
  * @has_rtt: @rtt_ns is valid.
  * @rtt_ns: RTT sample of the triggering packet (sent once: Karn).
+ * @has_trigger: the triggering packet is still in the scoreboard (not yet
+ *	cumulatively acked before this SACK): @trigger_sent_ns is valid.
+ * @trigger_sent_ns: when it was last sent, which bounds the RTT of the
+ *	copy the SACK answers from below (mrc_conn_rx_sack()).
+ * @trigger_first_ns: when it was first sent.
  * @rtt_samples: newly acked entries that were sent only once.
  * @rtt_min_ns: smallest of their RTT samples (valid if @rtt_samples).
  * @lost: entries newly declared lost by this SACK.
@@ -210,6 +218,9 @@ struct mrc_tx_ack {
 	u64 una_off;
 	bool has_rtt;
 	u64 rtt_ns;
+	bool has_trigger;
+	u64 trigger_sent_ns;
+	u64 trigger_first_ns;
 	u32 rtt_samples;
 	u64 rtt_min_ns;
 	u32 lost;
