@@ -1022,8 +1022,7 @@ TEST(Conn, RoundTripBeyondTheTimestampRangeIsMeasured)
 	// the handshake's 100 us round trip first: the RTO starts at rto_min
 	SendOverALongLink(pr, delay, 30, 0);
 	uint64_t resent = SendOverALongLink(pr, delay, 10, 10);
-	EXPECT_GE(pr.c[0].rtt.srtt_ns, delay * 9 / 10)
-	    << "srtt " << pr.c[0].rtt.srtt_ns << " ns";
+	EXPECT_GE(pr.c[0].rtt.srtt_ns, delay * 9 / 10) << "srtt " << pr.c[0].rtt.srtt_ns << " ns";
 	EXPECT_GT(mrc_rtt_rto(&pr.c[0].rtt), delay);
 	EXPECT_EQ(resent, 0u) << "the RTO covers the round trip: nothing resent";
 	EXPECT_EQ(pr.c[0].err, 0);
