@@ -84,6 +84,11 @@ mutant burst-in-recovery kmod/core/mrc_conn_tx.c \
 		max = 1;' \
 	'	if (0 && (conn->ttr.open || conn->tx.lost_pkts))
 		max = 1;'
+mutant ts-echo-alone kmod/core/mrc_conn_rx.c \
+	'	if (ts == (u16)(last >> MRC_CONN_TS_SHIFT))' \
+	'	if (1)
+		return (u64)d << MRC_CONN_TS_SHIFT;
+	if (ts == (u16)(last >> MRC_CONN_TS_SHIFT))'
 
 want=("$@")
 selected() {
