@@ -943,14 +943,6 @@ TEST(UserTimeout, ReplacesTheRetryBudget)
 	EXPECT_LT(shorter, dflt);
 }
 
-// A receiver whose glue has no memory left (a reader stopped behind a
-// stream of small packets that filled its queue before the byte credit
-// ran out) refuses new data with a NACK NO_PKT_BUFFER. The sender must
-// take that as "alive, wait": no ETIMEDOUT however long the reader
-// sleeps (here 60 s, over ten times the retry budget), about one packet
-// per rto_max once the backoff has grown (not a retransmission per
-// NACK: 10^5 here), and every byte delivered soon after the reader
-// resumes.
 // Side 0 sends 1000-byte writes, one at a time, to side 1 over a link
 // that delays data by @delay (SACKs come back at once); each copy of each
 // packet arrives. Returns how many copies side 0 resent spuriously (the
@@ -971,8 +963,9 @@ uint64_t SendOverALongLink(Pair &pr, uint64_t delay, int writes, int tail)
 			uint32_t ev;
 			uint8_t buf[4096];
 
-			while (pr.next_data(0, d, in)) {
+			while (mrc_conn_next_tx(&pr.c[0], pr.now, &d)) {
 				int len = mrc_conn_build_data_hdr(&pr.c[0], &d, buf, sizeof(buf));
+				EXPECT_GT(len, 0);
 				std::vector<uint8_t> bytes(buf, buf + len);
 				bytes.resize(len + d.len + mrc_pad_len(d.len), 0);
 				link.emplace(pr.now + delay, std::make_pair(bytes, d.ev));
@@ -1028,6 +1021,14 @@ TEST(Conn, RoundTripBeyondTheTimestampRangeIsMeasured)
 	EXPECT_EQ(pr.c[0].err, 0);
 }
 
+// A receiver whose glue has no memory left (a reader stopped behind a
+// stream of small packets that filled its queue before the byte credit
+// ran out) refuses new data with a NACK NO_PKT_BUFFER. The sender must
+// take that as "alive, wait": no ETIMEDOUT however long the reader
+// sleeps (here 60 s, over ten times the retry budget), about one packet
+// per rto_max once the backoff has grown (not a retransmission per
+// NACK: 10^5 here), and every byte delivered soon after the reader
+// resumes.
 TEST(Conn, FullReaderIsWaitedForNotTimedOut)
 {
 	Pair pr(MRC_CONN_STREAM, 65536);
