@@ -75,7 +75,7 @@ static u64 mrc_glue_rcv_window(const struct sock *sk)
 /*
  * The engine's window for @bytes of a socket buffer, in MPR units: PSNs
  * for that many bytes of 1400-byte packets, at least one unit. The
- * scoreboards are the engine's memory (48 bytes per PSN sent, 16 per PSN
+ * scoreboards are the engine's memory (56 bytes per PSN sent, 16 per PSN
  * received), so a connection costs what its buffers can use, not a fixed
  * 1024 PSNs each way (77 KB, 128 KB with allocation rounding, per idle
  * endpoint). Smaller packets are not lost beyond it: the sender keeps
@@ -267,6 +267,12 @@ int mrc_glue_prepare(struct mrc_sock *msk)
 	msk->ncands = n;
 	kfree(cfg);
 	cfg = NULL;
+	/* The path table holds no more EVs than the candidates offer. */
+	for (i = 0; i < n; i++)
+		p->path_evs = min_t(u32, p->path_evs + msk->cands[i].ev_count,
+				    MRC_PATH_MAX_ENTRIES);
+	/* The send storage comes with the first write (mrc_glue_write()). */
+	p->tx_later = true;
 
 	p->sock_type = msk->sk.sk_type == SOCK_SEQPACKET ? MRC_CONN_SEQPACKET
 							 : MRC_CONN_STREAM;
@@ -383,6 +389,8 @@ void mrc_glue_release(struct mrc_sock *msk)
 	kvfree(msk->conn);
 	msk->conn = NULL;
 	msk->conn_size = 0;
+	kvfree(msk->tx_store);
+	msk->tx_store = NULL;
 	kfree(msk->params);
 	msk->params = NULL;
 	kfree(msk->cands);
@@ -1732,6 +1740,27 @@ u64 mrc_glue_write_space(struct mrc_sock *msk, u32 *msgs)
 	return min(room, mrc_conn_app_space(msk->conn, msgs));
 }
 
+/*
+ * The engine's send storage, at the first write: about 14 KB at the
+ * default buffers that an endpoint which only reads, or an idle one,
+ * never holds (performance.md, "Kernel memory per idle connection").
+ * Process context, the socket owned: the allocation may sleep.
+ */
+static int mrc_glue_tx_attach(struct mrc_sock *msk)
+{
+	void *store;
+
+	store = kvzalloc(mrc_conn_tx_storage_size(msk->conn), GFP_KERNEL);
+	if (!store)
+		return -ENOMEM;
+	if (mrc_conn_tx_attach(msk->conn, store)) {
+		kvfree(store);
+		return -EALREADY;
+	}
+	msk->tx_store = store;
+	return 0;
+}
+
 /**
  * mrc_glue_write() - take @n bytes into the send queue and hand them to
  * the engine (the caller pushes).
@@ -1749,6 +1778,11 @@ int mrc_glue_write(struct mrc_sock *msk, struct mrc_send_src *src, size_t n,
 {
 	int err;
 
+	if (!mrc_conn_tx_attached(msk->conn)) {
+		err = mrc_glue_tx_attach(msk);
+		if (err)
+			return err;
+	}
 	if (src->page) {
 		err = mrc_glue_sndq_append_page(msk, src->page, src->offset, n);
 		if (!err)

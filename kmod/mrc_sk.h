@@ -169,6 +169,9 @@ struct mrc_sock_opts {
  * @ev_cm: entropy value of handshake and disconnect packets.
  * @params: the engine's parameters, prepared before the handshake.
  * @conn_size: bytes allocated at @conn (engine and its storage).
+ * @tx_store: the engine's send storage (scoreboard ring, SEQPACKET send
+ *	ring), allocated at the first write (mrc_conn_tx_attach()), NULL
+ *	before: an endpoint that never sends does not hold it.
  * @peer_ports_pending: a PORT_STATUS_UPDATE that arrived while a process
  *	owned the socket (MRC_DEFER_PEER_PORTS).
  * @ptb_pending: the latest packet-too-big that arrived while a process
@@ -226,6 +229,7 @@ struct mrc_sock {
 	u32 ev_cm;
 	struct mrc_conn_params *params;
 	size_t conn_size;
+	void *tx_store;
 	u32 peer_ports_pending;
 	struct mrc_ptb_pending ptb_pending;
 	struct mrc_conn_totals mib_folded;

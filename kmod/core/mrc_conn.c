@@ -40,7 +40,8 @@ static size_t mrc_align8(size_t v)
 	return (v + 7) & ~(size_t)7;
 }
 
-static u32 mrc_conn_path_cap(const struct mrc_conn_params *p)
+/* The most EVs the connection's set may hold (mrc_path_build()). */
+static u32 mrc_conn_path_limit(const struct mrc_conn_params *p)
 {
 	u32 n = p->max_paths ? p->max_paths : p->policy.max_paths;
 
@@ -49,21 +50,69 @@ static u32 mrc_conn_path_cap(const struct mrc_conn_params *p)
 	return min_t(u32, n, MRC_PATH_MAX_ENTRIES);
 }
 
+/*
+ * Path table entries to allocate: the limit, or fewer when the
+ * candidates are known to offer fewer EVs (a set never holds more EVs
+ * than its candidates offer), so 8 configured paths cost 8 entries and
+ * not the policy's 64.
+ */
+static u32 mrc_conn_path_slots(const struct mrc_conn_params *p)
+{
+	u32 n = mrc_conn_path_limit(p);
+
+	return p->path_evs ? min(n, p->path_evs) : n;
+}
+
+static u32 mrc_conn_tx_slots(const struct mrc_conn_params *p)
+{
+	return mrc_roundup_pow2(max_t(u32, p->tx_mpr, 64));
+}
+
+static u32 mrc_conn_txm_slots(const struct mrc_conn_params *p)
+{
+	if (p->sock_type != MRC_CONN_SEQPACKET)
+		return 0;
+	return mrc_roundup_pow2(max_t(u32, p->tx_msgs, 1));
+}
+
+/*
+ * The sender's part of the storage: the scoreboard's ring and the
+ * SEQPACKET send ring, laid out from @off. Returns the end.
+ */
+static size_t mrc_conn_tx_layout(const struct mrc_conn_params *p,
+				 size_t off, size_t *ring, size_t *txm)
+{
+	*ring = off;
+	off = mrc_align8(off + (size_t)mrc_conn_tx_slots(p) *
+			 sizeof(struct mrc_tx_entry));
+	*txm = off;
+	return mrc_align8(off + (size_t)mrc_conn_txm_slots(p) *
+			  sizeof(struct mrc_conn_txmsg));
+}
+
 static void mrc_conn_layout(const struct mrc_conn_params *p,
 			    struct mrc_conn_layout *l)
 {
 	bool seq = p->sock_type == MRC_CONN_SEQPACKET;
 	size_t off = 0;
 
-	l->tx_n = mrc_roundup_pow2(max_t(u32, p->tx_mpr, 64));
+	l->tx_n = mrc_conn_tx_slots(p);
 	l->rx_n = mrc_rx_storage_slots(p->rx_mpr);
-	l->path_n = mrc_conn_path_cap(p);
-	l->txm_n = seq ? mrc_roundup_pow2(max_t(u32, p->tx_msgs, 1)) : 0;
+	l->path_n = mrc_conn_path_slots(p);
+	l->txm_n = mrc_conn_txm_slots(p);
 	l->rxm_n = seq ? mrc_roundup_pow2(max_t(u32, p->rx_msgs, 1)) : 0;
-	l->ev_n = mrc_roundup_pow2(max_t(u32, p->events, 1));
+	/*
+	 * Events are mostly path state changes, drained after every call:
+	 * one slot per path (the fixed 64 before) keeps an engine of 16
+	 * EVs within one 8 KB allocation.
+	 */
+	l->ev_n = mrc_roundup_pow2(p->events ? p->events :
+				   max_t(u32, l->path_n, MRC_CONN_MIN_EVENTS));
 
-	l->tx_ring = off;
-	off = mrc_align8(off + (size_t)l->tx_n * sizeof(struct mrc_tx_entry));
+	l->tx_ring = 0;
+	l->txm = 0;
+	if (!p->tx_later)
+		off = mrc_conn_tx_layout(p, off, &l->tx_ring, &l->txm);
 	l->tx_paths = off;
 	off = mrc_align8(off + (size_t)l->path_n * sizeof(struct mrc_tx_path));
 	l->rx_slots = off;
@@ -74,9 +123,6 @@ static void mrc_conn_layout(const struct mrc_conn_params *p,
 	off = mrc_align8(off + (size_t)l->path_n * sizeof(struct mrc_path));
 	l->order = off;
 	off = mrc_align8(off + (size_t)l->path_n * sizeof(u16));
-	l->txm = off;
-	off = mrc_align8(off + (size_t)l->txm_n *
-			 sizeof(struct mrc_conn_txmsg));
 	l->rxm = off;
 	off = mrc_align8(off + (size_t)l->rxm_n * sizeof(struct mrc_conn_msg));
 	l->evq = off;
@@ -112,7 +158,6 @@ void mrc_conn_params_default(struct mrc_conn_params *p)
 	p->peer_window = MRC_CONN_DEF_RCVBUF;
 	p->tx_msgs = MRC_CONN_DEF_MSGS;
 	p->rx_msgs = MRC_CONN_DEF_MSGS;
-	p->events = MRC_CONN_DEF_EVENTS;
 	mrc_policy_default(&p->policy);
 	mrc_cc_params_default(&p->cc, MRC_CONN_DEF_PAYLOAD, MRC_NSEC_PER_MSEC,
 			      1000000000ULL);
@@ -341,8 +386,16 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	conn->now = now;
 	conn->heard_at = now;
 
+	/*
+	 * With tx_later the scoreboard starts on a one-entry ring of its
+	 * own that nothing is ever sent from (mrc_conn_app_write() takes no
+	 * byte until mrc_conn_tx_attach() puts the real ring in place).
+	 */
+	conn->tx_attached = !p->tx_later;
 	err = mrc_tx_init(&conn->tx, p->tx_init_psn, p->tx_mpr, 0,
-			  (struct mrc_tx_entry *)(base + l.tx_ring), l.tx_n,
+			  p->tx_later ? &conn->tx_none :
+			  (struct mrc_tx_entry *)(base + l.tx_ring),
+			  p->tx_later ? 1 : l.tx_n,
 			  (struct mrc_tx_path *)(base + l.tx_paths),
 			  (u16)l.path_n);
 	if (err)
@@ -362,6 +415,7 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 				  &p->policy, &notify);
 	if (err)
 		return err;
+	mrc_path_set_limit(&conn->paths, mrc_conn_path_limit(p));
 	mrc_prng_seed(&conn->rng, p->seed);
 	err = mrc_path_build(&conn->paths, cands, ncands, &conn->rng, now);
 	if (err < 0)
@@ -379,8 +433,14 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	mrc_credit_rx_init(&conn->crx, p->rcvbuf, p->max_payload);
 	mrc_ttr_init(&conn->ttr);
 
-	conn->txm = (struct mrc_conn_txmsg *)(base + l.txm);
-	conn->txm_mask = l.txm_n ? l.txm_n - 1 : 0;
+	conn->txm_slots = l.txm_n;
+	if (p->tx_later) {
+		conn->txm = &conn->txm_none;
+		conn->txm_mask = 0;
+	} else {
+		conn->txm = (struct mrc_conn_txmsg *)(base + l.txm);
+		conn->txm_mask = l.txm_n ? l.txm_n - 1 : 0;
+	}
 	conn->rxm = (struct mrc_conn_msg *)(base + l.rxm);
 	conn->rxm_mask = l.rxm_n ? l.rxm_n - 1 : 0;
 	conn->evq = (struct mrc_conn_event *)(base + l.evq);
@@ -389,6 +449,52 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	conn->probe_deadline = now;
 	conn->data_at = now;
 	mrc_conn_keepalive_apply(conn, now);
+	return 0;
+}
+
+/**
+ * mrc_conn_tx_storage_size() - bytes mrc_conn_tx_attach() takes.
+ * @conn: a connection set up with @p.tx_later.
+ *
+ * Return: the size of the block (any alignment of at least 8 bytes;
+ * zeroing is not required): the send scoreboard's ring (one entry per
+ * PSN the peer's window lets us have in flight) and, for SEQPACKET, the
+ * send ring of messages.
+ */
+size_t mrc_conn_tx_storage_size(const struct mrc_conn *conn)
+{
+	size_t ring, txm;
+
+	return mrc_conn_tx_layout(&conn->p, 0, &ring, &txm);
+}
+
+/**
+ * mrc_conn_tx_attach() - give a tx_later connection its send storage.
+ * @conn: connection, set up with @p.tx_later, nothing written yet.
+ * @storage: mrc_conn_tx_storage_size() bytes, 8-byte aligned, owned by
+ *	the caller for the connection's lifetime.
+ *
+ * Until this, the connection takes no write (mrc_conn_app_space() says
+ * how much it will take once attached); everything else, receiving,
+ * acknowledging, probing, keepalive, works without it.
+ *
+ * Return: 0; -EALREADY if the connection has its send storage.
+ */
+int mrc_conn_tx_attach(struct mrc_conn *conn, void *storage)
+{
+	size_t ring, txm;
+
+	if (conn->tx_attached)
+		return -EALREADY;
+	mrc_conn_tx_layout(&conn->p, 0, &ring, &txm);
+	mrc_tx_set_ring(&conn->tx, (struct mrc_tx_entry *)((u8 *)storage +
+							    ring),
+			mrc_conn_tx_slots(&conn->p));
+	if (conn->txm_slots) {
+		conn->txm = (struct mrc_conn_txmsg *)((u8 *)storage + txm);
+		conn->txm_mask = conn->txm_slots - 1;
+	}
+	conn->tx_attached = true;
 	return 0;
 }
 
@@ -586,6 +692,9 @@ static bool mrc_conn_seq(const struct mrc_conn *conn)
  * @msgs: if not NULL, set to the messages that may be queued
  *	(SEQPACKET; U32_MAX on STREAM).
  *
+ * Before mrc_conn_tx_attach(), what it will take once attached (so that
+ * poll() reports an idle socket writable).
+ *
  * Return: bytes that may be queued (U64_MAX with no sndbuf limit).
  */
 u64 mrc_conn_app_space(const struct mrc_conn *conn, u32 *msgs)
@@ -593,9 +702,9 @@ u64 mrc_conn_app_space(const struct mrc_conn *conn, u32 *msgs)
 	u64 used = conn->snd_end - conn->tx.una_off;
 
 	if (msgs)
-		*msgs = mrc_conn_seq(conn) ?
-			conn->txm_mask + 1 - (conn->txm_tail - conn->txm_head) :
-			U32_MAX;
+		*msgs = !mrc_conn_seq(conn) ? U32_MAX :
+			!conn->tx_attached ? conn->txm_slots :
+			conn->txm_mask + 1 - (conn->txm_tail - conn->txm_head);
 	if (!conn->p.sndbuf)
 		return U64_MAX;
 	return used < conn->p.sndbuf ? conn->p.sndbuf - used : 0;
@@ -611,7 +720,8 @@ u64 mrc_conn_app_space(const struct mrc_conn *conn, u32 *msgs)
  *
  * Return: 0; the connection's error if it failed; -EMSGSIZE for a
  * message larger than the peer's window; -EINVAL for a SEQPACKET write
- * without @msg_end; -ENOBUFS if mrc_conn_app_space() does not allow it.
+ * without @msg_end; -ENOBUFS if mrc_conn_app_space() does not allow it
+ * or the send storage is not attached yet (mrc_conn_tx_attach()).
  */
 int mrc_conn_app_write(struct mrc_conn *conn, u64 len, bool msg_end)
 {
@@ -620,6 +730,8 @@ int mrc_conn_app_write(struct mrc_conn *conn, u64 len, bool msg_end)
 
 	if (conn->err)
 		return conn->err;
+	if (!conn->tx_attached)
+		return -ENOBUFS;
 	space = mrc_conn_app_space(conn, &msgs);
 	if (!mrc_conn_seq(conn)) {
 		if (len > space)

@@ -7,8 +7,9 @@
  * API that the kernel glue (kmod/mrc_*.c) and the simulator
  * (kmod/core/sim) both drive. The engine owns no memory, reads no clock
  * and has no global state: the caller embeds struct mrc_conn, hands in
- * one storage block sized by mrc_conn_storage_size(), passes the time to
- * every call and serialises the calls (the socket lock).
+ * one storage block sized by mrc_conn_storage_size() (and, with
+ * tx_later, a second one for sending, mrc_conn_tx_attach()), passes the
+ * time to every call and serialises the calls (the socket lock).
  *
  * The application's bytes stay with the caller. The engine reasons in
  * stream byte offsets: the send stream starts at 0 and is the RETH VA
@@ -75,7 +76,7 @@ enum mrc_conn_txerr {
 #define MRC_CONN_DEF_PAYLOAD		1400
 #define MRC_CONN_DEF_RCVBUF		(1024U * 1024)
 #define MRC_CONN_DEF_MSGS		1024
-#define MRC_CONN_DEF_EVENTS		64
+#define MRC_CONN_MIN_EVENTS		16
 #define MRC_CONN_DEF_ACK_DELAY_NS	(50 * MRC_NSEC_PER_USEC)
 
 /*
@@ -200,8 +201,16 @@ struct mrc_conn_event {
  *	slots, rounded up to a power of two; ignored on STREAM).
  * @rx_msgs: SEQPACKET: completed messages not yet read at most (ring
  *	slots, rounded up to a power of two; ignored on STREAM).
- * @events: event ring slots (rounded up to a power of two, >= 1).
- * @max_paths: path table capacity (0: policy.max_paths).
+ * @events: event ring slots (rounded up to a power of two; 0: one per
+ *	path table entry, at least MRC_CONN_MIN_EVENTS).
+ * @max_paths: most EVs in the connection's set (0: policy.max_paths).
+ * @path_evs: EVs the candidates offer in all, when known (0: unknown):
+ *	the path table is then sized for min(@max_paths, @path_evs)
+ *	entries instead of @max_paths.
+ * @tx_later: the send scoreboard and the SEQPACKET send ring are not in
+ *	the storage mrc_conn_init() takes: the caller attaches them with
+ *	mrc_conn_tx_attach() before the first write, so an endpoint that
+ *	never sends does not hold them.
  * @policy: failure policy (validated by mrc_conn_init()).
  * @cc_name: congestion control algorithm ("" = default).
  * @cc: congestion control parameters.
@@ -230,6 +239,8 @@ struct mrc_conn_params {
 	u32 rx_msgs;
 	u32 events;
 	u32 max_paths;
+	u32 path_evs;
+	bool tx_later;
 	struct mrc_policy policy;
 	char cc_name[MRC_CC_NAME_MAX];
 	struct mrc_cc_params cc;
@@ -502,6 +513,13 @@ struct mrc_conn_sent_sack {
  * @rng: PRNG.
  * @txm: SEQPACKET send ring.
  * @txm_mask: its size minus one.
+ * @tx_attached: the send scoreboard's ring and @txm are in place (at
+ *	mrc_conn_init(), or later by mrc_conn_tx_attach() with
+ *	@p.tx_later); until then they point at @tx_none and @txm_none and
+ *	mrc_conn_app_write() takes nothing.
+ * @txm_slots: SEQPACKET send ring slots once attached.
+ * @tx_none: the one-entry ring the scoreboard points at until attached.
+ * @txm_none: the one-entry SEQPACKET send ring until attached.
  * @txm_head: message number of the oldest unacknowledged message.
  * @txm_send: message number of the message being sent.
  * @txm_tail: message number of the next message queued.
@@ -613,6 +631,10 @@ struct mrc_conn {
 
 	struct mrc_conn_txmsg *txm;
 	u32 txm_mask;
+	bool tx_attached;
+	u32 txm_slots;
+	struct mrc_tx_entry tx_none;
+	struct mrc_conn_txmsg txm_none;
 	u32 txm_head;
 	u32 txm_send;
 	u32 txm_tail;
@@ -705,6 +727,20 @@ size_t mrc_conn_storage_size(const struct mrc_conn_params *p);
 int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 		  void *storage, const struct mrc_path_cand *cands,
 		  u32 ncands, u64 now);
+size_t mrc_conn_tx_storage_size(const struct mrc_conn *conn);
+int mrc_conn_tx_attach(struct mrc_conn *conn, void *storage);
+
+/**
+ * mrc_conn_tx_attached() - whether the connection can take writes.
+ * @conn: connection.
+ *
+ * Return: false only while a @p.tx_later connection waits for
+ * mrc_conn_tx_attach().
+ */
+static inline bool mrc_conn_tx_attached(const struct mrc_conn *conn)
+{
+	return conn->tx_attached;
+}
 
 /* ---- application side ---- */
 

@@ -404,8 +404,10 @@ static int mrc_conn_rx_sack(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 		}
 	}
 	if (s->mpr && fresh) {
+		/* Before the send ring is attached its one entry is no bound. */
 		u32 mpr = min_t(u32, (u32)s->mpr * MRC_MPR_UNIT,
-				conn->tx.mask + 1);
+				conn->tx_attached ? conn->tx.mask + 1 :
+				U32_MAX);
 
 		mpr = min_t(u32, mpr, conn->p.tx_mpr);
 		if (mpr != conn->tx.mpr)

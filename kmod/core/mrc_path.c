@@ -398,6 +398,7 @@ int mrc_path_table_init(struct mrc_path_table *t, struct mrc_path *paths,
 	t->paths = paths;
 	t->order = order;
 	t->capacity = capacity;
+	t->limit = capacity;
 	t->pol = *pol;
 	if (notify)
 		t->notify = *notify;
@@ -467,25 +468,25 @@ int mrc_path_build(struct mrc_path_table *t, const struct mrc_path_cand *cand,
 		nplanes += (planes >> plane) & 1;
 
 	t->rng.state = mrc_prng_next(rng);
-	total = min(t->pol.max_paths, t->capacity);
+	total = min(t->pol.max_paths, t->limit);
 	share = max(total / nplanes, 1U);
 
 	for (plane = 0; plane < MRC_PATH_MAX_PLANES; plane++) {
 		if (!((planes >> plane) & 1))
 			continue;
 		base = t->count;
-		if (base >= total)
+		if (base >= total || base >= t->capacity)
 			break;
+		k = min(share, total - base);
 		n = mrc_path_sample_plane(cand, ncand, plane,
-					  min(share, total - base), &t->rng,
-					  &t->paths[base]);
+					  min(k, t->capacity - base),
+					  &t->rng, &t->paths[base]);
 		mrc_path_shuffle_cfg(&t->rng, &t->paths[base], n);
 		/*
 		 * Backups are the EVs beyond the plane's active share (share
 		 * minus backups): a plane with no more EVs than that keeps
 		 * them all in use. Never the whole plane.
 		 */
-		k = min(share, total - base);
 		b = n + t->pol.backups > k ? n + t->pol.backups - k : 0;
 		b = min(b, n - 1);
 		for (i = 0; i < n; i++) {

@@ -309,6 +309,10 @@ struct mrc_prng {
  * @order: rotation order, a permutation of 0..@count-1 (caller storage,
  *	@capacity entries).
  * @capacity: size of both arrays.
+ * @limit: most EVs mrc_path_build() puts in the set, with the policy's
+ *	max_paths: @capacity unless mrc_path_set_limit() said more (a table
+ *	sized for exactly the EVs its candidates offer still shares the
+ *	policy's number of EVs between the planes).
  * @count: entries in use.
  * @cursor: next position in @order.
  * @rotations: completed rotations since the last reshuffle.
@@ -350,6 +354,7 @@ struct mrc_path_table {
 	struct mrc_path *paths;
 	u16 *order;
 	u32 capacity;
+	u32 limit;
 	u32 count;
 	u32 cursor;
 	u32 rotations;
@@ -426,6 +431,18 @@ void mrc_path_set_policy(struct mrc_path_table *t,
 			 const struct mrc_policy *pol);
 
 /**
+ * mrc_path_set_limit() - how many EVs mrc_path_build() may choose.
+ * @t: table.
+ * @limit: the connection's max_paths, which may exceed the table's
+ *	capacity when the candidates are known to offer fewer EVs: the
+ *	planes' shares are then computed as for @limit entries.
+ */
+static inline void mrc_path_set_limit(struct mrc_path_table *t, u32 limit)
+{
+	t->limit = limit ? limit : t->capacity;
+}
+
+/**
  * mrc_path_build() - choose the EV set from the candidate paths.
  * @t: initialised table (any previous set is discarded).
  * @cand: candidates, in any order.
@@ -434,9 +451,10 @@ void mrc_path_set_policy(struct mrc_path_table *t,
  * @now: current time.
  *
  * Each plane with candidates gets an equal share of min(max_paths,
- * capacity) EVs, drawn uniformly at random among its candidates' EVs
- * (fewer if it has fewer); of each plane's share, policy.backups (but
- * never all of it) become BACKUP and the rest GOOD. No events are sent.
+ * limit) EVs, drawn uniformly at random among its candidates' EVs
+ * (fewer if it has fewer, and never more than the table holds); of each
+ * plane's share, policy.backups (but never all of it) become BACKUP and
+ * the rest GOOD. No events are sent.
  *
  * Return: number of entries, or -ENETUNREACH if no candidate can provide
  * an EV.

@@ -220,6 +220,23 @@ int mrc_tx_init(struct mrc_tx *tx, u32 init_psn, u32 mpr, u64 start_off,
 }
 
 /**
+ * mrc_tx_set_ring() - move the scoreboard to another ring.
+ * @tx: scoreboard with nothing sent yet (mrc_tx_init() on a placeholder).
+ * @ring: @nslots entries, owned by the caller.
+ * @nslots: a power of two, at most 2^22.
+ *
+ * Entries are found by PSN, so the move is only sound while no PSN has
+ * been sent: the caller (mrc_conn_tx_attach()) makes sure of that.
+ */
+void mrc_tx_set_ring(struct mrc_tx *tx, struct mrc_tx_entry *ring,
+		     u32 nslots)
+{
+	memset(ring, 0, (size_t)nslots * sizeof(*ring));
+	tx->ring = ring;
+	tx->mask = nslots - 1;
+}
+
+/**
  * mrc_tx_set_mpr() - the peer changed its MPR (dynamic MPR).
  * @tx: scoreboard.
  * @mpr: new MPR in PSNs; packets already sent stay in flight.

@@ -254,6 +254,8 @@ struct mrc_tx_lost {
 int mrc_tx_init(struct mrc_tx *tx, u32 init_psn, u32 mpr, u64 start_off,
 		struct mrc_tx_entry *ring, u32 nslots,
 		struct mrc_tx_path *paths, u16 npaths);
+void mrc_tx_set_ring(struct mrc_tx *tx, struct mrc_tx_entry *ring,
+		     u32 nslots);
 void mrc_tx_set_mpr(struct mrc_tx *tx, u32 mpr);
 bool mrc_tx_can_send(const struct mrc_tx *tx, u32 win_pkts, u64 win_bytes);
 void mrc_tx_set_reorder(struct mrc_tx *tx, int path, u32 window_us);

@@ -95,6 +95,7 @@ struct Endpoint {
 	int side = 0;
 	mrc_conn conn{};
 	std::vector<uint64_t> storage;
+	std::vector<uint64_t> tx_storage; // attached at the first write
 	// sending application
 	uint64_t total = 0, written = 0;
 	std::vector<uint32_t> msgs; // SEQPACKET message lengths
@@ -172,6 +173,7 @@ private:
 	void check_balance();
 	void transmit(int from, uint32_t path, uint32_t wire_ev, std::vector<uint8_t> bytes);
 	bool kick(int side);
+	bool attach_tx(Endpoint &e);
 	bool deliver(const Packet &p);
 	bool app_read(int side);
 	void arm(int side);
@@ -297,6 +299,10 @@ bool Sim::setup_endpoint(int side)
 	p.seed = mix64(seed_ * 11 + side);
 	for (uint32_t i = 0; i < sc_.planes * sc_.per_plane; i++)
 		cands.push_back({i, 1, (uint8_t)(i / sc_.per_plane)});
+	// As the kernel does: a path table for the EVs offered, the send
+	// storage at the first write (attach_tx()).
+	p.path_evs = (uint32_t)cands.size();
+	p.tx_later = true;
 	e.storage.assign(mrc_conn_storage_size(&p) / 8 + 1, 0);
 	int err = mrc_conn_init(&e.conn, &p, e.storage.data(), cands.data(), cands.size(), 0);
 	if (err)
@@ -558,6 +564,15 @@ void Sim::round_check()
 	q_.push({now_ + sc_.round_gap_ns, seq_++, 5, 0, 0, nullptr});
 }
 
+// The engine's send storage, at the endpoint's first write.
+bool Sim::attach_tx(Endpoint &e)
+{
+	if (mrc_conn_tx_attached(&e.conn))
+		return true;
+	e.tx_storage.assign(mrc_conn_tx_storage_size(&e.conn) / 8 + 1, 0);
+	return mrc_conn_tx_attach(&e.conn, e.tx_storage.data()) == 0;
+}
+
 bool Sim::kick(int side)
 {
 	Endpoint &e = ep_[side];
@@ -575,6 +590,8 @@ bool Sim::kick(int side)
 		uint64_t space = mrc_conn_app_space(c, nullptr);
 		uint64_t n = std::min(space, allowed(side) - e.written);
 		if (n && !c->err) {
+			if (!attach_tx(e))
+				return fail("send storage refused");
 			if (mrc_conn_app_write(c, n, false))
 				return fail("app_write refused");
 			e.written += n;
@@ -586,6 +603,8 @@ bool Sim::kick(int side)
 			uint32_t len = e.msgs[e.msgs_written];
 			if (!left || space < len)
 				break;
+			if (!attach_tx(e))
+				return fail("send storage refused");
 			if (mrc_conn_app_write(c, len, true))
 				return fail("app_write refused");
 			e.msgs_written++;
