@@ -52,8 +52,8 @@ TEST(ConnStorage, PathTableSizedForTheCandidatesHoldsTheSameSet)
 		for (uint32_t backups : {0u, 1u, 2u}) {
 			if (backups >= max_paths)
 				continue;
-			SCOPED_TRACE("max_paths " + std::to_string(max_paths) +
-				     " backups " + std::to_string(backups));
+			SCOPED_TRACE("max_paths " + std::to_string(max_paths) + " backups " +
+				     std::to_string(backups));
 			mrc_conn_params p = engine_pair_params(0);
 			p.policy.max_paths = max_paths;
 			p.policy.backups = backups;
@@ -63,11 +63,9 @@ TEST(ConnStorage, PathTableSizedForTheCandidatesHoldsTheSameSet)
 			p.path_evs = kEvs;
 			sized.init(p);
 			if (max_paths > kEvs) {
-				EXPECT_LT(mrc_conn_storage_size(&p),
-					  (size_t)full.st.size() * 8);
+				EXPECT_LT(mrc_conn_storage_size(&p), (size_t)full.st.size() * 8);
 			}
-			ASSERT_EQ(mrc_conn_path_count(&sized.c),
-				  mrc_conn_path_count(&full.c));
+			ASSERT_EQ(mrc_conn_path_count(&sized.c), mrc_conn_path_count(&full.c));
 			// Enough slots for every plane's share: every EV is in.
 			if (max_paths >= 3 * 7) {
 				EXPECT_EQ(mrc_conn_path_count(&sized.c), kEvs);
@@ -178,8 +176,7 @@ struct LaterPair {
 			for (int s = 0; s < 2; s++) {
 				mrc_conn_on_timer(&e[s].c, now);
 				if (type == MRC_CONN_STREAM)
-					mrc_conn_app_read(&e[s].c,
-							  mrc_conn_app_readable(&e[s].c));
+					mrc_conn_app_read(&e[s].c, mrc_conn_app_readable(&e[s].c));
 			}
 			if (!pump(0) + !pump(1) == 2)
 				break;
