@@ -24,6 +24,7 @@
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
+#include <net/inet_ecn.h>
 #include <net/ip6_route.h>
 #include <net/sock.h>
 
@@ -822,6 +823,11 @@ static int mrc_glue_send_burst(struct mrc_sock *msk, const struct mrc_tx_desc *d
 	int err;
 
 	mrc_flow_of(msk, &fl, d[0].ev);
+	/*
+	 * Data is ECN-capable: a queue on its path marks it rather than
+	 * drop it, and the SACK tells us which path to skip (mrc_ecn.c).
+	 */
+	fl.tclass |= INET_ECN_ECT_0;
 	while (k < n) {
 		struct sk_buff *skb = mrc_glue_build(msk, d + k, n - k, &used);
 

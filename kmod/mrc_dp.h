@@ -120,6 +120,8 @@ struct mrc_probe_seen {
  *	cookie, each until its cookie expires: a late copy of a CM_RTU
  *	must not create the connection again after it ended (proven
  *	connections only: a flood of CM_REQs puts nothing here).
+ * @ecn_hook: the hook that carries outer CE marks into our packets is
+ *	registered (with @udp_sock, mrc_ecn.c).
  */
 struct mrc_dp_net {
 	struct mutex lock;	/* serialises tunnel socket creation */
@@ -143,6 +145,7 @@ struct mrc_dp_net {
 		u64 cookie;
 		u64 until;
 	} cookie_used[MRC_COOKIE_USED];
+	bool ecn_hook;
 };
 
 extern unsigned int mrc_dp_net_id;

@@ -195,6 +195,8 @@ static struct mrc_sock *mrc_input_one(struct net *net, struct sk_buff *skb,
 	cb->ecn_ce = INET_ECN_is_ce(ipv6_get_dsfield(ip6h));
 	__skb_pull(skb, sizeof(struct udphdr));
 	MRC_INC_STATS(net, MRC_MIB_IN_PKTS);
+	if (cb->ecn_ce)
+		MRC_INC_STATS(net, MRC_MIB_IN_ECN_CE);
 	MRC_ADD_STATS(net, MRC_MIB_IN_BYTES, skb->len);
 
 	if (mrc_input_decode(net, skb, &pkt))

@@ -104,7 +104,7 @@ static void __net_exit mrc_dp_net_exit(struct net *net)
 
 	/* First: the notifier may send through the tunnel closed next. */
 	mrc_conn_list_net_exit(net);
-	mrc_udp_net_exit(dn);
+	mrc_udp_net_exit(net, dn);
 }
 
 static struct pernet_operations mrc_dp_net_ops = {

@@ -96,6 +96,8 @@ static const char *const mrc_mib_names[__MRC_MIB_MAX] = {
 	[MRC_MIB_IN_SACK_CREDIT_BOGUS] = "InSackCreditBogus",
 	[MRC_MIB_PATH_SUSPECT] = "PathSuspect",
 	[MRC_MIB_PATH_SUSPECT_CLEARED] = "PathSuspectCleared",
+	[MRC_MIB_IN_ECN_CE] = "InEcnCe",
+	[MRC_MIB_IN_ECN_DECAP_CE] = "InEcnDecapCe",
 };
 
 /**

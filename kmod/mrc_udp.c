@@ -22,6 +22,7 @@
 #include "mrc_dp.h"
 #include "mrc_handshake.h"
 #include "mrc_input.h"
+#include "mrc_ecn.h"
 #include "mrc_udp.h"
 
 /*
@@ -201,6 +202,7 @@ int mrc_udp_get(struct net *net, struct socket **sockp)
 	udp_allow_gso(sock->sk);
 	dn->udp_port = ntohs(cfg.local_udp_port);
 	rcu_assign_pointer(dn->udp_sock, sock);
+	mrc_ecn_net_start(net, dn);
 out:
 	if (!err)
 		*sockp = sock;
@@ -244,18 +246,21 @@ void mrc_udp_net_init(struct mrc_dp_net *dn)
 }
 
 /**
- * mrc_udp_net_exit() - close the namespace's tunnel socket, if open.
- * @dn: the namespace's data-path state.
+ * mrc_udp_net_exit() - close the namespace's tunnel socket, if open, and
+ * remove its ECN hook (mrc_ecn_net_stop()).
+ * @net: the namespace.
+ * @dn: its data-path state.
  *
  * Context: process; namespace exit or module unload. No MRC socket is left
  * (each holds its namespace and the module), and the connection list has
  * stopped following the configuration (its notifier sends port-status
  * updates through the tunnel).
  */
-void mrc_udp_net_exit(struct mrc_dp_net *dn)
+void mrc_udp_net_exit(struct net *net, struct mrc_dp_net *dn)
 {
 	struct socket *sock;
 
+	mrc_ecn_net_stop(net, dn);
 	sock = rcu_dereference_protected(dn->udp_sock, true);
 	RCU_INIT_POINTER(dn->udp_sock, NULL);
 	if (sock)

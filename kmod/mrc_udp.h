@@ -9,7 +9,7 @@
 #include "mrc_dp.h"
 
 void mrc_udp_net_init(struct mrc_dp_net *dn);
-void mrc_udp_net_exit(struct mrc_dp_net *dn);
+void mrc_udp_net_exit(struct net *net, struct mrc_dp_net *dn);
 int mrc_udp_get(struct net *net, struct socket **sockp);
 void mrc_udp_reopen(struct net *net);
 void mrc_udp_init(void);

@@ -134,6 +134,10 @@ const MibMetric kMib[] = {
      "heard from, out after two RTOs of silence."},
     {"mrc_path_suspect_cleared", nullptr, nullptr,
      "Suspect paths heard from in time (late, not dead): they stayed in use."},
+    {"mrc_in_ecn_ce", nullptr, nullptr,
+     "MRC packets that arrived marked Congestion Experienced by a queue on their path."},
+    {"mrc_in_ecn_decap_ce", nullptr, nullptr,
+     "MRC packets whose outer header's CE mark was copied into the inner one at decapsulation."},
 };
 static_assert(std::size(kMib) == __MRC_MIB_MAX, "a MIB counter without a metric");
 

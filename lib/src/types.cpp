@@ -107,6 +107,8 @@ const char *const kMibNames[] = {
     "InSackCreditBogus",
     "PathSuspect",
     "PathSuspectCleared",
+    "InEcnCe",
+    "InEcnDecapCe",
 };
 static_assert(std::size(kMibNames) == __MRC_MIB_MAX);
 

@@ -447,6 +447,14 @@ enum mrc_event_type {
  * @MRC_MIB_PATH_SUSPECT_CLEARED: suspect paths heard from in time (a late
  *	packet's SACK): they stayed in use, a path timeout that would have
  *	been false.
+ * @MRC_MIB_IN_ECN_CE: MRC packets that arrived marked Congestion Experienced (a
+ *	queue on their path marked them): a data packet's mark goes back to
+ *	its sender in the SACK, which skips that path (policy ecn-response)
+ *	and slows down.
+ * @MRC_MIB_IN_ECN_DECAP_CE: MRC packets whose outer IPv6 header (usid, srh)
+ *	arrived CE-marked, the mark copied into the inner header before this
+ *	host decapsulated them (RFC 6040; the kernel's seg6 decapsulation
+ *	drops it).
  * @__MRC_MIB_MAX: number of values.
  * @MRC_MIB_MAX: highest value.
  */
@@ -523,6 +531,8 @@ enum mrc_mib {
 	MRC_MIB_IN_SACK_CREDIT_BOGUS,
 	MRC_MIB_PATH_SUSPECT,
 	MRC_MIB_PATH_SUSPECT_CLEARED,
+	MRC_MIB_IN_ECN_CE,
+	MRC_MIB_IN_ECN_DECAP_CE,
 
 	__MRC_MIB_MAX,
 	MRC_MIB_MAX = __MRC_MIB_MAX - 1
