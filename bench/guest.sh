@@ -198,14 +198,17 @@ spine_bytes() {
 
 # The congested spine's port: a token bucket at CONGEST Mbit/s with a
 # 40 ms queue (at least 16 KiB) that fq_codel manages, marking ECN-capable
-# packets instead of dropping them (as a switch's AQM would).
+# packets instead of dropping them (as a switch's AQM would), at once
+# when one waited over 2 ms (ce_threshold, as a switch marks above a
+# queue threshold: codel's own marking needs 100 ms of standing queue,
+# which MRC's spray seldom builds; 52-ecn).
 congest() {
 	local t1 q
 	t1=$(mrc_fabric_ns t1 1 0)
 	q=$(awk -v r="$CONGEST" 'BEGIN { q = r * 1e6 / 8 * 0.04; printf "%d", (q < 16384 ? 16384 : q) }')
 	ip netns exec "$t1" tc qdisc replace dev down-b root handle 1: \
 		tbf rate "${CONGEST}mbit" burst 16kb limit "$q" &&
-		ip netns exec "$t1" tc qdisc replace dev down-b parent 1:1 fq_codel ecn
+		ip netns exec "$t1" tc qdisc replace dev down-b parent 1:1 fq_codel ecn ce_threshold 2ms
 }
 
 # xfer NAME PROTO SCENARIO FAULT: one timed transfer (1 ms buckets). FAULT
