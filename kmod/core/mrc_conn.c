@@ -433,7 +433,6 @@ int mrc_conn_init(struct mrc_conn *conn, const struct mrc_conn_params *p,
 	mrc_credit_rx_init(&conn->crx, p->rcvbuf, p->max_payload);
 	mrc_ttr_init(&conn->ttr);
 
-	conn->txm_slots = l.txm_n;
 	if (p->tx_later) {
 		conn->txm = &conn->txm_none;
 		conn->txm_mask = 0;
@@ -482,6 +481,7 @@ size_t mrc_conn_tx_storage_size(const struct mrc_conn *conn)
  */
 int mrc_conn_tx_attach(struct mrc_conn *conn, void *storage)
 {
+	u32 txm_n = mrc_conn_txm_slots(&conn->p);
 	size_t ring, txm;
 
 	if (conn->tx_attached)
@@ -490,9 +490,9 @@ int mrc_conn_tx_attach(struct mrc_conn *conn, void *storage)
 	mrc_tx_set_ring(&conn->tx, (struct mrc_tx_entry *)((u8 *)storage +
 							    ring),
 			mrc_conn_tx_slots(&conn->p));
-	if (conn->txm_slots) {
+	if (txm_n) {
 		conn->txm = (struct mrc_conn_txmsg *)((u8 *)storage + txm);
-		conn->txm_mask = conn->txm_slots - 1;
+		conn->txm_mask = txm_n - 1;
 	}
 	conn->tx_attached = true;
 	return 0;
@@ -703,7 +703,7 @@ u64 mrc_conn_app_space(const struct mrc_conn *conn, u32 *msgs)
 
 	if (msgs)
 		*msgs = !mrc_conn_seq(conn) ? U32_MAX :
-			!conn->tx_attached ? conn->txm_slots :
+			!conn->tx_attached ? mrc_conn_txm_slots(&conn->p) :
 			conn->txm_mask + 1 - (conn->txm_tail - conn->txm_head);
 	if (!conn->p.sndbuf)
 		return U64_MAX;

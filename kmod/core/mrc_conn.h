@@ -517,7 +517,6 @@ struct mrc_conn_sent_sack {
  *	mrc_conn_init(), or later by mrc_conn_tx_attach() with
  *	@p.tx_later); until then they point at @tx_none and @txm_none and
  *	mrc_conn_app_write() takes nothing.
- * @txm_slots: SEQPACKET send ring slots once attached.
  * @tx_none: the one-entry ring the scoreboard points at until attached.
  * @txm_none: the one-entry SEQPACKET send ring until attached.
  * @txm_head: message number of the oldest unacknowledged message.
@@ -632,7 +631,6 @@ struct mrc_conn {
 	struct mrc_conn_txmsg *txm;
 	u32 txm_mask;
 	bool tx_attached;
-	u32 txm_slots;
 	struct mrc_tx_entry tx_none;
 	struct mrc_conn_txmsg txm_none;
 	u32 txm_head;
