@@ -18,15 +18,16 @@
 # netns exec": ten tests build and use the fabric, and each ip netns exec
 # costs a mount namespace and a sysfs mount in the emulated guest.
 
-# faults_setup: the fabric, configured; sets res, opens fd 3 on the log.
+# faults_setup [MODE]: the fabric, its paths in MODE (usid by default:
+# mrc_fabric_mrc_config), configured; sets res, opens fd 3 on the log.
 faults_setup() {
+	local mode=${1:-usid} h
 	mrc_module_load
 	mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
-	local h
 	for h in "$FAB_A" "$FAB_B"; do
 		in_ns "$h" "$MRCCTL" policy set default backups 0 >/dev/null
 	done
-	mrc_check "configure usid paths" mrc_fabric_mrc_config usid
+	mrc_check "configure $mode paths" mrc_fabric_mrc_config "$mode"
 	res=$(mrc_tmpdir)	# not "out": mrc_check has a local of that name
 	exec 3>&1
 }

@@ -35,7 +35,7 @@
 # 2026-12-02 (stock): 82 packets marked, 82 at B, all through the hook,
 # 82 reported to A, path 2 skipped 68 times; the spine's share 0.123:
 # the skips are short (skip_ns) and do not yet move the load off the
-# slow spine (issue #15, "load follows capacity"). About 2 minutes.
+# slow spine (issue #15, "load follows capacity"). About 70 s.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib_fabric.sh"
@@ -46,16 +46,7 @@ if [ ! -e /proc/net/netfilter ]; then
 	mode=entropy marked=1 select='e.get("plane") == 1'
 	mrc_info "no netfilter in this kernel: entropy paths (no outer header to lose the marks)"
 fi
-# faults_setup, in $mode
-mrc_module_load
-mrc_fabric_build 4 2 || { mrc_fail "fabric"; mrc_done; }
-for h in "$FAB_A" "$FAB_B"; do
-	in_ns "$h" "$MRCCTL" policy set default backups 0 >/dev/null
-done
-mrc_check "configure $mode paths" mrc_fabric_mrc_config "$mode"
-res=$(mrc_tmpdir)
-exec 3>&1
-mib() { local v; v=$(mrc_mib "$1" "$2"); echo "${v:-0}"; }
+faults_setup "$mode"
 spine=$(mrc_fabric_ns t1 1 0)
 # A debug kernel moves data tens of times slower: the port too, or no
 # queue would build there (one packet marked in a run at 5 Mbit/s).
@@ -65,9 +56,9 @@ mrc_check "plane 1 spine 0's port to B: $rate, fq_codel marking ECN above 2 ms" 
 		tbf rate "$rate" burst 16kb limit 65536 &&
 		ip netns exec "$spine" tc qdisc replace dev down-b parent 1:1 fq_codel ecn ce_threshold 2ms'
 
-ce0=$(mib "$FAB_B" InEcnCe)
-decap0=$(mib "$FAB_B" InEcnDecapCe)
-marks0=$(mib "$FAB_A" EcnMarks)
+ce0=$(mrc_mib "$FAB_B" InEcnCe)
+decap0=$(mrc_mib "$FAB_B" InEcnDecapCe)
+marks0=$(mrc_mib "$FAB_A" EcnMarks)
 spines0=$(mrc_fabric_spine_rx_bytes)
 faults_monitor_a ecn.mon
 mon=$MRC_BG_PID
@@ -80,9 +71,9 @@ faults_report ecn
 spine_marks=$(ip netns exec "$spine" tc -s qdisc show dev down-b |
 	sed -n 's/.* ce_mark \([0-9]*\).*/\1/p')
 
-ce=$(($(mib "$FAB_B" InEcnCe) - ce0))
-decap=$(($(mib "$FAB_B" InEcnDecapCe) - decap0))
-marks=$(($(mib "$FAB_A" EcnMarks) - marks0))
+ce=$(($(mrc_mib "$FAB_B" InEcnCe) - ce0))
+decap=$(($(mrc_mib "$FAB_B" InEcnDecapCe) - decap0))
+marks=$(($(mrc_mib "$FAB_A" EcnMarks) - marks0))
 mrc_info "the congested port marked ${spine_marks:-?} packets; B: $ce MRC packets arrived CE-marked, $decap of them through the decapsulation; A: $marks marks reported by SACKs"
 mrc_check "the congested port marked packets (ce_mark ${spine_marks:-?})" \
 	test "${spine_marks:-0}" -gt 0
