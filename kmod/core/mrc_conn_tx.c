@@ -798,6 +798,13 @@ int mrc_conn_next_ctrl(struct mrc_conn *conn, u64 now, struct mrc_pkt *pkt,
 				conn->fan_quiet_until = now +
 					mrc_rtt_rto(&conn->rtt);
 				conn->fan_ack = a;
+				/*
+				 * The copies are for a lost reverse path, not
+				 * more marks: a CE mark is reported once, or
+				 * the peer counts (and reacts to) it fan-out
+				 * times.
+				 */
+				conn->fan_ack.ce = false;
 				conn->fan_first = path;
 				conn->fan_left = min_t(u32, conn->paths.count,
 						       MRC_CONN_PROBE_FANOUT) - 1;

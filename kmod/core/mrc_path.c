@@ -662,6 +662,27 @@ u32 mrc_path_on_acked_seq(struct mrc_path_table *t, u32 idx, u32 seq)
 	return (u32)gap;
 }
 
+/*
+ * The peer saw CE on a packet of path @idx (a SACK or a probe answer
+ * carrying SKIP_ONCE): counted, and a path in use is skipped for a while
+ * (if policy.ecn_response). A path out of use already carries nothing;
+ * its mark still counts, as one the peer reported.
+ */
+static void mrc_path_on_ecn(struct mrc_path_table *t, u32 idx,
+			    mrc_time_t now)
+{
+	struct mrc_path *p = &t->paths[idx];
+
+	p->stats.ecn_marks++;
+	t->ecn_marks++;
+	if (!t->pol.ecn_response)
+		return;
+	if (p->state == MRC_PATH_SKIP)
+		p->skip_until = now + t->pol.skip_ns;
+	else if (p->state == MRC_PATH_GOOD)
+		mrc_path_set_state(t, idx, MRC_PATH_SKIP, MRC_PR_ECN, now);
+}
+
 void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 		      u32 mark)
 {
@@ -671,25 +692,13 @@ void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 		return;
 	p = &t->paths[idx];
 	mrc_path_heard(t, p, now);
-	if (mark == MRC_PATH_MARK_SKIP_ONCE) {
-		p->stats.ecn_marks++;
-		t->ecn_marks++;
-	}
 
 	switch (p->state) {
 	case MRC_PATH_GOOD:
 	case MRC_PATH_SKIP:
 		p->fails = 0;
-		if (mark == MRC_PATH_MARK_ALWAYS_SKIP) {
+		if (mark == MRC_PATH_MARK_ALWAYS_SKIP)
 			mrc_path_make_bad(t, idx, MRC_PR_ALWAYS_SKIP, now);
-		} else if (mark == MRC_PATH_MARK_SKIP_ONCE &&
-			   t->pol.ecn_response) {
-			if (p->state == MRC_PATH_SKIP)
-				p->skip_until = now + t->pol.skip_ns;
-			else
-				mrc_path_set_state(t, idx, MRC_PATH_SKIP,
-						   MRC_PR_ECN, now);
-		}
 		break;
 	case MRC_PATH_BACKUP:
 		p->fails = 0;
@@ -701,6 +710,8 @@ void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
 		/* Late SACKs on failed paths prove little: probes decide. */
 		break;
 	}
+	if (mark == MRC_PATH_MARK_SKIP_ONCE)
+		mrc_path_on_ecn(t, idx, now);
 }
 
 void mrc_path_on_trim(struct mrc_path_table *t, u32 idx, mrc_time_t now,
@@ -1060,6 +1071,13 @@ void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 	if (idx >= t->count || !(t->paths[idx].flags & MRC_PATHF_PROBE_OUT))
 		return;
 	p = &t->paths[idx];
+	/*
+	 * A probe queued where data queues is marked as data is: the mark
+	 * counts, and skips a path in use (a path out of use is restored
+	 * to SKIP by a marked answer, below).
+	 */
+	if (mark == MRC_PATH_MARK_SKIP_ONCE)
+		mrc_path_on_ecn(t, idx, now);
 	if (stale) {
 		t->probes_stale++;
 		/*

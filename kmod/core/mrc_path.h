@@ -554,8 +554,9 @@ u32 mrc_path_on_acked_seq(struct mrc_path_table *t, u32 idx, u32 seq);
  * @now: current time.
  * @mark: enum mrc_path_mark of the SACK.
  *
- * The path delivered: its failure count restarts. SKIP_ONCE skips a GOOD
- * path for policy.skip_ns (if policy.ecn_response); ALWAYS_SKIP makes it
+ * The path delivered: its failure count restarts. SKIP_ONCE (the peer saw
+ * CE) is counted on any path and skips a GOOD path for policy.skip_ns, or
+ * extends a SKIP (if policy.ecn_response); ALWAYS_SKIP makes it
  * ASSUMED_BAD at once.
  */
 void mrc_path_on_sack(struct mrc_path_table *t, u32 idx, mrc_time_t now,
@@ -878,7 +879,9 @@ mrc_time_t mrc_path_probe_sent_at(const struct mrc_path_table *t, u32 idx);
  * policy.success_to_good answers in a row (one per probe interval) an
  * ASSUMED_BAD path returns: GOOD (or SKIP if answered SKIP_ONCE) if its
  * plane is short of active paths, else BACKUP (reason RETIRED). An
- * ALWAYS_SKIP answer counts as a failed probe.
+ * ALWAYS_SKIP answer counts as a failed probe. A SKIP_ONCE answer, even a
+ * stale one, counts as an ECN mark and acts on a path in use as in
+ * mrc_path_on_sack().
  */
 void mrc_path_probe_answered(struct mrc_path_table *t, u32 idx,
 			     mrc_time_t now, u32 mark, bool stale);

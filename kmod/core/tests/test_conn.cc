@@ -417,6 +417,31 @@ TEST(Conn, SackFanOncePerRto)
 	EXPECT_EQ(answers(), fan) << "an RTO later: a fan again";
 }
 
+// A retransmission that arrives CE-marked is answered by a fan, and the
+// mark goes with one SACK of it: the copies are there to find a working
+// reverse path, and each would count (and be acted on) as one more mark.
+TEST(Conn, SackFanReportsACeMarkOnce)
+{
+	Pair pr;
+	mrc_tx_desc d;
+	mrc_pkt pkt, in;
+	mrc_conn_verdict v;
+	uint32_t ev;
+	int sacks = 0, marked = 0;
+
+	ASSERT_EQ(mrc_conn_app_write(&pr.c[0], 1000, false), 0);
+	ASSERT_TRUE(pr.next_data(0, d, in));
+	in.bth.rtx = 1;
+	ASSERT_EQ(mrc_conn_rx(&pr.c[1], &in, d.ev, true, pr.now, &v), 0);
+	while (mrc_conn_next_ctrl(&pr.c[1], pr.now, &pkt, &ev)) {
+		ASSERT_EQ(pkt.type, MRC_PKT_SACK);
+		sacks++;
+		marked += pkt.u.sack.mark == MRC_MARK_SKIP_ONCE;
+	}
+	EXPECT_EQ(sacks, 4) << "a fan over the pair's 4 paths";
+	EXPECT_EQ(marked, 1);
+}
+
 // 30000 bytes written and never read (less than the receiver's buffer):
 // all acknowledged, nothing consumed, so the limit stays at the buffer
 // size. Returns the receiver's first SACK, never delivered, for replay.

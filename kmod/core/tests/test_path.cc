@@ -429,6 +429,23 @@ TEST_F(PathTable, FallbacksSkipThenExcludedThenNothing)
 
 /* ---- SKIP ----------------------------------------------------------- */
 
+// A probe waits in the same queues as data: an answer that says CE is a
+// mark like a SACK's (counted, the path in use skipped), stale or not.
+TEST_F(PathTable, EcnMarkedProbeAnswerCountsAndSkips)
+{
+	u32 i = InState(MRC_PATH_GOOD)[0];
+
+	t.paths[i].flags |= MRC_PATHF_PROBE_OUT;
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_SKIP_ONCE, false);
+	EXPECT_EQ(State(i), (u32)MRC_PATH_SKIP);
+	EXPECT_TRUE(Saw(i, MRC_PATH_GOOD, MRC_PATH_SKIP, MRC_PR_ECN));
+	EXPECT_EQ(t.paths[i].stats.ecn_marks, 1U);
+	t.paths[i].flags |= MRC_PATHF_PROBE_OUT;
+	mrc_path_probe_answered(&t, i, now, MRC_PATH_MARK_SKIP_ONCE, true);
+	EXPECT_EQ(t.paths[i].stats.ecn_marks, 2U) << "a stale answer's mark";
+	EXPECT_EQ(t.ecn_marks, 2U);
+}
+
 TEST_F(PathTable, EcnMarkSkipsThenExpires)
 {
 	u32 i = InState(MRC_PATH_GOOD)[0];
@@ -1066,6 +1083,8 @@ TEST_F(PathTable, ProbeAnsweredSkipOnceReturnsAsSkip)
 	}
 	EXPECT_EQ(State(i), (u32)MRC_PATH_SKIP);
 	EXPECT_TRUE(Saw(i, MRC_PATH_ASSUMED_BAD, MRC_PATH_SKIP, MRC_PR_PROBE_OK));
+	EXPECT_EQ(t.paths[i].stats.ecn_marks, pol.success_to_good)
+		<< "each marked answer counted, the path out of use";
 }
 
 TEST_F(PathTable, ProbeAnsweredAlwaysSkipCountsAsFailure)
