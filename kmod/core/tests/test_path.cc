@@ -1084,7 +1084,7 @@ TEST_F(PathTable, ProbeAnsweredSkipOnceReturnsAsSkip)
 	EXPECT_EQ(State(i), (u32)MRC_PATH_SKIP);
 	EXPECT_TRUE(Saw(i, MRC_PATH_ASSUMED_BAD, MRC_PATH_SKIP, MRC_PR_PROBE_OK));
 	EXPECT_EQ(t.paths[i].stats.ecn_marks, pol.success_to_good)
-		<< "each marked answer counted, the path out of use";
+	    << "each marked answer counted, the path out of use";
 }
 
 TEST_F(PathTable, ProbeAnsweredAlwaysSkipCountsAsFailure)
